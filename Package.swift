@@ -1,0 +1,20 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Ripple has no package dependencies, by design: every module builds with only the toolchain.
+/// Feature modules depend on ReactiveCore only, never on each other.
+let featureModules: [String] = []
+let libraryModules = ["ReactiveCore"] + featureModules
+
+let package = Package(
+  name: "Ripple",
+  // `Synchronization.Mutex` needs these on Apple platforms; Linux has no floor.
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  products: (libraryModules + ["Ripple"]).map { .library(name: $0, targets: [$0]) },
+  targets: [.target(name: "ReactiveCore")]
+    + featureModules.map { .target(name: $0, dependencies: ["ReactiveCore"]) }
+    + [.target(name: "Ripple", dependencies: libraryModules.map { .target(name: $0) })]
+    + libraryModules.map { .testTarget(name: "\($0)Tests", dependencies: [.target(name: $0)]) }
+    + [.testTarget(name: "RippleTests", dependencies: ["Ripple"])],
+  swiftLanguageModes: [.v6]
+)

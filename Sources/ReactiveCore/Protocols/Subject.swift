@@ -1,0 +1,29 @@
+/// A publisher that exposes a method for outside callers to publish elements.
+///
+/// A subject can be sent to from several threads at once; deliveries to any one
+/// subscriber are serialized, never concurrent.
+public protocol Subject<Output, Failure>: AnyObject, Publisher {
+  /// Sends a value to the subscriber.
+  ///
+  /// - Parameter value: The value to send.
+  func send(_ value: Output)
+
+  /// Sends a completion signal to the subscriber.
+  ///
+  /// - Parameter completion: A `Completion` instance which indicates whether publishing
+  ///   has finished normally or failed with an error.
+  func send(completion: Subscribers.Completion<Failure>)
+
+  /// Sends a subscription to the subscriber.
+  ///
+  /// A subject requests unlimited demand from the subscription.
+  ///
+  /// - Parameter subscription: The subscription instance through which the subscriber can
+  ///   request elements.
+  func send(subscription: any Subscription)
+}
+
+extension Subject where Output == Void {
+  /// Sends a void value to the subscriber.
+  public func send() { send(()) }
+}

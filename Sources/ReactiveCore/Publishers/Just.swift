@@ -1,0 +1,64 @@
+/// A publisher that emits an output to each subscriber just once, and then finishes.
+///
+///     let cancellable = Just(5).sink { print($0) }
+///     // Prints "5"
+///
+/// The value is delivered when the subscriber first requests demand.
+public struct Just<Output>: Publisher {
+  /// The kind of errors this publisher might publish.
+  public typealias Failure = Never
+
+  /// The one element that the publisher emits.
+  public let output: Output
+
+  /// Initializes a publisher that emits the specified output just once.
+  ///
+  /// - Parameter output: The one element that the publisher emits.
+  public init(_ output: Output) { self.output = output }
+
+  /// Attaches the subscriber and emits the value on the first demand.
+  public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+    subscriber.receive(
+      subscription: SingleValueSubscription(value: output, downstream: subscriber, name: "Just"))
+  }
+}
+
+extension Just: Equatable where Output: Equatable {}
+extension Just: Sendable where Output: Sendable {}
+
+/// Emits one value on the first positive demand, then finishes.
+final class SingleValueSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+{
+  /// The lock that guards `pending`.
+  private let lock = Lock()
+  private var pending: (Downstream.Input, Downstream)?
+  let description: String
+
+  init(value: Downstream.Input, downstream: Downstream, name: String) {
+    pending = (value, downstream)
+    description = name
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    precondition(demand > 0, "demand must be greater than zero")
+    let taken = lock.withLock { () -> (Downstream.Input, Downstream)? in
+      defer { pending = nil }
+      return pending
+    }
+    guard let (value, downstream) = taken else { return }
+    _ = downstream.receive(value)
+    downstream.receive(completion: .finished)
+  }
+
+  func cancel() {
+    let released = lock.withLock { () -> (Downstream.Input, Downstream)? in
+      defer { pending = nil }
+      return pending
+    }
+    _ = released
+  }
+
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var playgroundDescription: Any { description }
+}

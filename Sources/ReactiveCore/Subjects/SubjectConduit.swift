@@ -1,0 +1,151 @@
+/// One subscriber's connection to a subject: its demand, and the lock that keeps
+/// deliveries to it from overlapping.
+///
+/// The subject keeps conduits in a list and calls ``offer(_:)`` for each value. The base
+/// class erases the downstream type so the list is homogeneous; ``Conduit`` is the
+/// concrete one, so the call into the subscriber is direct.
+@usableFromInline
+class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible,
+  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+{
+  @usableFromInline
+  init() {}
+
+  /// Delivers `value` if the subscriber has demand; drops it otherwise.
+  @usableFromInline
+  func offer(_ value: Output) { fatalError("abstract") }
+
+  /// Delivers the completion and ends the conduit.
+  @usableFromInline
+  func finish(_ completion: Subscribers.Completion<Failure>) { fatalError("abstract") }
+
+  @usableFromInline
+  func request(_ demand: Subscribers.Demand) { fatalError("abstract") }
+
+  /// Whether the conduit has neither finished nor been cancelled.
+  var isLive: Bool { fatalError("abstract") }
+
+  @usableFromInline
+  func cancel() { fatalError("abstract") }
+
+  @usableFromInline
+  var description: String { "Subject" }
+
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+
+  @usableFromInline
+  var playgroundDescription: Any { description }
+}
+
+/// How a conduit reaches back to its subject.
+@usableFromInline
+protocol ConduitParent<Output, Failure>: AnyObject, Sendable {
+  associatedtype Output
+  associatedtype Failure: Error
+  /// Forgets a cancelled conduit.
+  func remove(_ conduit: SubjectConduit<Output, Failure>)
+  /// The value to deliver before any other, for subjects that have one.
+  func initialValue() -> Output?
+  /// The name the conduit describes itself by.
+  var conduitName: String { get }
+}
+
+@usableFromInline
+final class Conduit<Parent: ConduitParent, Downstream: Subscriber>: SubjectConduit<
+  Parent.Output, Parent.Failure
+>, @unchecked Sendable
+where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
+  @usableFromInline
+  typealias Output = Parent.Output
+  @usableFromInline
+  typealias Failure = Parent.Failure
+
+  /// The lock that guards `demand`, `downstream`, `parent` and `needsInitialValue`.
+  @usableFromInline
+  let lock = Lock()
+  /// Held while calling into `downstream`, so deliveries never overlap.
+  @usableFromInline
+  let deliveryLock = RecursiveLock()
+  @usableFromInline
+  var demand = Subscribers.Demand.none
+  @usableFromInline
+  var downstream: Downstream?
+  @usableFromInline
+  var parent: Parent?
+  @usableFromInline
+  var needsInitialValue: Bool
+
+  @usableFromInline
+  init(parent: Parent, downstream: Downstream, needsInitialValue: Bool) {
+    self.parent = parent
+    self.downstream = downstream
+    self.needsInitialValue = needsInitialValue
+  }
+
+  @inlinable
+  override func offer(_ value: Output) {
+    let target = lock.withLock { () -> Downstream? in
+      guard let downstream, demand > 0, !needsInitialValue else { return nil }
+      if demand != .unlimited { demand -= 1 }
+      return downstream
+    }
+    guard let target else { return }
+    deliver(value, to: target)
+  }
+
+  @inlinable
+  func deliver(_ value: Output, to target: Downstream) {
+    let more = deliveryLock.withLock { target.receive(value) }
+    if more > 0 {
+      lock.withLock {
+        if downstream != nil { demand += more }
+      }
+    }
+  }
+
+  @usableFromInline
+  override func finish(_ completion: Subscribers.Completion<Failure>) {
+    let target = lock.withLock { () -> Downstream? in
+      defer {
+        downstream = nil
+        parent = nil
+      }
+      return downstream
+    }
+    guard let target else { return }
+    deliveryLock.withLock { target.receive(completion: completion) }
+  }
+
+  @usableFromInline
+  override func request(_ additional: Subscribers.Demand) {
+    precondition(additional > 0, "demand must be greater than zero")
+    let initial = lock.withLock { () -> (Parent, Downstream)? in
+      guard let downstream, let parent else { return nil }
+      demand += additional
+      guard needsInitialValue else { return nil }
+      needsInitialValue = false
+      demand -= 1
+      return (parent, downstream)
+    }
+    guard let (parent, target) = initial, let value = parent.initialValue() else { return }
+    deliver(value, to: target)
+  }
+
+  @usableFromInline
+  override func cancel() {
+    let taken = lock.withLock { () -> (Parent?, Downstream?) in
+      defer {
+        downstream = nil
+        parent = nil
+      }
+      return (parent, downstream)
+    }
+    taken.0?.remove(self)
+  }
+
+  override var isLive: Bool { lock.withLock { downstream != nil } }
+
+  @usableFromInline
+  override var description: String { lock.withLock { parent?.conduitName } ?? "Subject" }
+}

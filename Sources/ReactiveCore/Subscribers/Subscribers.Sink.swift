@@ -1,0 +1,145 @@
+extension Subscribers {
+  /// A simple subscriber that requests an unlimited number of values upon subscription.
+  ///
+  /// Cancelling the sink, or its completing, releases both closures and whatever they
+  /// captured.
+  ///
+  /// - Note: `cancel()` is thread-safe and may be called from inside `receiveValue`.
+  public final class Sink<Input, Failure: Error>: Subscriber, Cancellable,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    @unchecked Sendable
+  {
+    /// The lock that guards `status` and both handlers.
+    @usableFromInline
+    let lock = Lock()
+    @usableFromInline
+    var status = SubscriptionStatus.awaitingSubscription
+    @usableFromInline
+    var valueHandler: ((Input) -> Void)?
+    @usableFromInline
+    var completionHandler: ((Subscribers.Completion<Failure>) -> Void)?
+
+    /// The closure to execute on receipt of a value (a no-op once the sink has ended).
+    public var receiveValue: (Input) -> Void {
+      lock.withLock { valueHandler } ?? { _ in }
+    }
+
+    /// The closure to execute on completion (a no-op once the sink has ended).
+    public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
+      lock.withLock { completionHandler } ?? { _ in }
+    }
+
+    /// Initializes a sink with the provided closures.
+    ///
+    /// - Parameters:
+    ///   - receiveCompletion: The closure to execute on completion.
+    ///   - receiveValue: The closure to execute on receipt of a value.
+    public init(
+      receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+      receiveValue: @escaping (Input) -> Void
+    ) {
+      valueHandler = receiveValue
+      completionHandler = receiveCompletion
+    }
+
+    /// Takes the subscription and requests unlimited values; a second one is cancelled.
+    public func receive(subscription: any Subscription) {
+      let accepted = lock.withLock { () -> Bool in
+        guard case .awaitingSubscription = status else { return false }
+        status = .subscribed(subscription)
+        return true
+      }
+      if accepted {
+        subscription.request(.unlimited)
+      } else {
+        subscription.cancel()
+      }
+    }
+
+    /// Runs `receiveValue` unless the sink has ended.
+    @inlinable
+    public func receive(_ value: Input) -> Subscribers.Demand {
+      let handler = lock.withLock { () -> ((Input) -> Void)? in
+        guard case .subscribed = status else { return nil }
+        return valueHandler
+      }
+      handler?(value)
+      return .none
+    }
+
+    /// Runs `receiveCompletion` once, then releases both closures.
+    public func receive(completion: Subscribers.Completion<Failure>) {
+      let handlers = lock.withLock {
+        () -> (((Input) -> Void)?, ((Subscribers.Completion<Failure>) -> Void)?)? in
+        guard case .subscribed = status else { return nil }
+        status = .terminal
+        defer {
+          valueHandler = nil
+          completionHandler = nil
+        }
+        return (valueHandler, completionHandler)
+      }
+      handlers?.1?(completion)
+    }
+
+    /// Cancels the subscription and releases both closures.
+    public func cancel() {
+      let taken = lock.withLock { () -> ((any Subscription)?, Any?, Any?) in
+        defer {
+          status = .terminal
+          valueHandler = nil
+          completionHandler = nil
+        }
+        return (status.subscription, valueHandler, completionHandler)
+      }
+      taken.0?.cancel()
+    }
+
+    /// `"Sink"`, as in Combine.
+    public var description: String { "Sink" }
+
+    /// A mirror with no children.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    /// The same as ``description``.
+    public var playgroundDescription: Any { description }
+  }
+}
+
+extension Publisher {
+  /// Attaches a subscriber with closure-based behavior.
+  ///
+  ///     let cancellable = [1, 2].publisher.sink(
+  ///         receiveCompletion: { print($0) },
+  ///         receiveValue: { print($0) })
+  ///     // Prints "1", "2", "finished"
+  ///
+  /// - Parameters:
+  ///   - receiveCompletion: The closure to execute on completion.
+  ///   - receiveValue: The closure to execute on receipt of a value.
+  /// - Returns: A cancellable instance, which you use when you end assignment of the
+  ///   received value. Deallocation of the result will tear down the subscription stream.
+  public func sink(
+    receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+    receiveValue: @escaping (Output) -> Void
+  ) -> AnyCancellable {
+    let sink = Subscribers.Sink<Output, Failure>(
+      receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+    subscribe(sink)
+    return AnyCancellable(sink)
+  }
+}
+
+extension Publisher where Failure == Never {
+  /// Attaches a subscriber with closure-based behavior to a publisher that never fails.
+  ///
+  ///     let cancellable = Just(1).sink { print($0) }
+  ///     // Prints "1"
+  ///
+  /// - Parameter receiveValue: The closure to execute on receipt of a value.
+  /// - Returns: A cancellable instance that tears the stream down when cancelled or
+  ///   deallocated.
+  public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
+    sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
+  }
+}

@@ -1,0 +1,17 @@
+/// A namespace for symbols related to subscriptions.
+public enum Subscriptions {
+  /// Returns the "empty" subscription.
+  ///
+  /// Use the empty subscription when you need a `Subscription` that ignores requests and
+  /// cancellation, for example to complete a subscriber at once.
+  public static var empty: any Subscription { EmptySubscription.shared }
+}
+
+/// The subscription behind ``Subscriptions/empty``: requests and cancels do nothing.
+final class EmptySubscription: Subscription, CustomStringConvertible, Sendable {
+  static let shared = EmptySubscription()
+
+  func request(_ demand: Subscribers.Demand) {}
+  func cancel() {}
+  var description: String { "Empty" }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import ReactiveCore
+import Testing
+
+@Suite struct DemandTests {
+  typealias Demand = Subscribers.Demand
+
+  @Test(arguments: [
+    (Demand.max(1), Demand.max(2), Demand.max(3)),
+    (Demand.unlimited, Demand.max(2), Demand.unlimited),
+    (Demand.max(Int.max), Demand.max(Int.max), Demand.unlimited),
+    (Demand.none, Demand.none, Demand.none),
+  ])
+  func addition(lhs: Demand, rhs: Demand, sum: Demand) {
+    #expect(lhs + rhs == sum)
+  }
+
+  @Test(arguments: [
+    (Demand.max(3), Demand.max(1), Demand.max(2)),
+    (Demand.max(1), Demand.max(3), Demand.none),
+    (Demand.unlimited, Demand.max(3), Demand.unlimited),
+    (Demand.max(3), Demand.unlimited, Demand.none),
+  ])
+  func subtraction(lhs: Demand, rhs: Demand, difference: Demand) {
+    #expect(lhs - rhs == difference)
+  }
+
+  @Test func integerArithmeticAndComparison() {
+    #expect(Demand.max(2) + 3 == .max(5))
+    #expect(Demand.max(2) - 5 == .none)
+    #expect(Demand.max(2) * 3 == .max(6))
+    #expect(Demand.unlimited * 3 == .unlimited)
+    #expect(Demand.max(Int.max) * 3 == .unlimited)
+    #expect(Demand.unlimited > 1_000_000)
+    #expect(Demand.max(2) == 2)
+    #expect(Demand.unlimited != Int.max)
+    #expect(0 < Demand.max(1))
+    #expect(Demand.none < Demand.max(1))
+    #expect(Demand.max(1) < Demand.unlimited)
+    #expect(Demand.max(4).max == 4)
+    #expect(Demand.unlimited.max == nil)
+  }
+
+  @Test func descriptions() {
+    #expect(Demand.unlimited.description == "unlimited")
+    #expect(Demand.max(3).description == "max(3)")
+    #expect(Demand.none.description == "max(0)")
+  }
+
+  @Test func codableRoundTrip() throws {
+    for demand in [Demand.none, .max(7), .unlimited] {
+      let data = try JSONEncoder().encode([demand])
+      #expect(try JSONDecoder().decode([Demand].self, from: data) == [demand])
+    }
+  }
+
+  @Test func completionIsEquatableAndCodable() throws {
+    let failure = Subscribers.Completion<TestCodableError>.failure(.init(code: 4))
+    let data = try JSONEncoder().encode([failure, .finished])
+    #expect(
+      try JSONDecoder().decode([Subscribers.Completion<TestCodableError>].self, from: data)
+        == [failure, .finished])
+  }
+}
+
+struct TestCodableError: Error, Codable, Equatable {
+  var code: Int
+}

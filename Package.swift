@@ -3,8 +3,13 @@ import PackageDescription
 
 /// Ripple has no package dependencies, by design: every module builds with only the toolchain.
 /// Feature modules depend on ReactiveCore only, never on each other.
-let featureModules: [String] = []
+let featureModules: [String] = [
+]
 let libraryModules = ["ReactiveCore"] + featureModules
+
+/// Executables under `Examples/<Name>`, each built on the `Ripple` umbrella (`swift run <Name>`).
+let examples: [String] = [
+]
 
 let package = Package(
   name: "Ripple",
@@ -15,6 +20,7 @@ let package = Package(
     + featureModules.map { .target(name: $0, dependencies: ["ReactiveCore"]) }
     + [.target(name: "Ripple", dependencies: libraryModules.map { .target(name: $0) })]
     + libraryModules.map { .testTarget(name: "\($0)Tests", dependencies: [.target(name: $0)]) }
-    + [.testTarget(name: "RippleTests", dependencies: ["Ripple"])],
+    + [.testTarget(name: "RippleTests", dependencies: ["Ripple"])]
+    + examples.map { .executableTarget(name: $0, dependencies: ["Ripple"], path: "Examples/\($0)") },
   swiftLanguageModes: [.v6]
 )

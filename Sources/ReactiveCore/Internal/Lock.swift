@@ -1,31 +1,49 @@
-import Synchronization
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
-/// The one lock every Ripple type uses: an inline, non-recursive `Mutex` with a
-/// `withLock` that lets non-`Sendable` state cross in and out.
+/// The one lock every Ripple type uses: a non-recursive pthread mutex with a `withLock`
+/// that lets non-`Sendable` state cross in and out.
 ///
-/// It is stored inline in the object that owns it (no heap allocation per lock), and it
-/// is never held while user code (a closure, a subscriber, an override point) runs.
+/// It is a pthread mutex rather than `Synchronization.Mutex` because the thread
+/// sanitizer sees pthread locks: `Mutex` is implemented on raw futexes inside the
+/// uninstrumented standard library, so TSan reports false races across it. The mutex
+/// lives on the heap (it must never move) and is freed with the owner. It is never held
+/// while user code (a closure, a subscriber, an override point) runs.
 @usableFromInline
-package struct Lock: ~Copyable, Sendable {
+package struct Lock: ~Copyable, @unchecked Sendable {
   @usableFromInline
-  let mutex = Mutex<Void>(())
+  let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
   /// Creates an unlocked lock.
   @inlinable
-  package init() {}
+  package init() {
+    mutex = .allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    pthread_mutex_init(mutex, nil)
+  }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+  }
 
   /// Runs `body` with the lock held and returns its result.
   @inlinable @inline(__always)
   package func withLock<Result, Failure: Error>(
     _ body: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    var result: Result? = nil
-    try mutex.withLock { (_: inout Void) throws(Failure) in result = try body() }
-    return result.unsafelyUnwrapped
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body()
   }
 }
 
-/// A value guarded by its own inline lock, for state that does not live in fields of the
+/// A value guarded by its own lock, for state that does not live in fields of the
 /// owning object.
 @usableFromInline
 package final class LockedBox<Value>: @unchecked Sendable {

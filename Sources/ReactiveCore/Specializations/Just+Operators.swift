@@ -1,0 +1,146 @@
+// Combine answers operators on `Just` with another simple publisher, computed at once,
+// instead of an operator chain; these overloads keep that shape.
+
+extension Just {
+  /// Transforms the value, returning another `Just`.
+  public func map<T>(_ transform: (Output) -> T) -> Just<T> { Just<T>(transform(output)) }
+
+  /// Transforms the value with a throwing closure, returning a `Result` publisher.
+  public func tryMap<T>(_ transform: (Output) throws -> T) -> Result<T, any Error>.Publisher {
+    .init(Result { try transform(output) })
+  }
+
+  /// Publishes the transformed value if it is not `nil`.
+  public func compactMap<T>(_ transform: (Output) -> T?) -> Optional<T>.Publisher {
+    .init(transform(output))
+  }
+
+  /// Publishes the value if it satisfies the predicate.
+  public func filter(_ isIncluded: (Output) -> Bool) -> Optional<Output>.Publisher {
+    .init(isIncluded(output) ? output : nil)
+  }
+
+  /// A single value has no duplicates: returns `self`.
+  public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Just<Output> { self }
+
+  /// The one-element scan.
+  public func scan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T)
+    -> Result<T, Never>.Publisher
+  {
+    .init(nextPartialResult(initialResult, output))
+  }
+
+  /// The one-element reduce.
+  public func reduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T)
+    -> Result<T, Never>.Publisher
+  {
+    .init(nextPartialResult(initialResult, output))
+  }
+
+  /// Collects the value into a one-element array.
+  public func collect() -> Just<[Output]> { Just<[Output]>([output]) }
+
+  /// The number of values: one.
+  public func count() -> Just<Int> { Just<Int>(1) }
+
+  /// The first value is the value.
+  public func first() -> Just<Output> { self }
+
+  /// The last value is the value.
+  public func last() -> Just<Output> { self }
+
+  /// The value if it satisfies the predicate.
+  public func first(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+    filter(predicate)
+  }
+
+  /// The value if it satisfies the predicate.
+  public func last(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+    filter(predicate)
+  }
+
+  /// Drops the value if `count` is positive.
+  public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
+    precondition(count >= 0, "dropFirst(_:) needs a count of zero or more")
+    return .init(count > 0 ? nil : output)
+  }
+
+  /// Drops the value if it satisfies the predicate.
+  public func drop(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+    .init(predicate(output) ? nil : output)
+  }
+
+  /// Keeps the value if `maxLength` is positive.
+  public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
+    precondition(maxLength >= 0, "prefix(_:) needs a length of zero or more")
+    return .init(maxLength > 0 ? output : nil)
+  }
+
+  /// Keeps the value if it satisfies the predicate.
+  public func prefix(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+    filter(predicate)
+  }
+
+  /// The value if `index` is zero.
+  public func output(at index: Int) -> Optional<Output>.Publisher {
+    precondition(index >= 0, "the index must be zero or more")
+    return .init(index == 0 ? output : nil)
+  }
+
+  /// Ignores the value and finishes.
+  public func ignoreOutput() -> Empty<Output, Never> { Empty() }
+
+  /// A `Just` is never empty: returns `self`.
+  public func replaceEmpty(with output: Output) -> Just<Output> { self }
+
+  /// A `Just` never fails: returns `self`.
+  public func replaceError(with output: Output) -> Just<Output> { self }
+
+  /// A `Just` never fails: returns `self`.
+  public func retry(_ retries: Int) -> Just<Output> { self }
+
+  /// A `Just` never fails: returns `self`.
+  public func `catch`<P: Publisher>(_ handler: (Never) -> P) -> Just<Output> { self }
+
+  /// Changes the failure type of the publisher.
+  public func setFailureType<E: Error>(to failureType: E.Type) -> Result<Output, E>.Publisher {
+    .init(output)
+  }
+
+  /// Changes the failure type of the publisher.
+  public func mapError<E: Error>(_ transform: (Never) -> E) -> Result<Output, E>.Publisher {
+    .init(output)
+  }
+
+  /// Whether the value satisfies the predicate.
+  public func allSatisfy(_ predicate: (Output) -> Bool) -> Just<Bool> {
+    Just<Bool>(predicate(output))
+  }
+
+  /// Whether the value satisfies the predicate.
+  public func contains(where predicate: (Output) -> Bool) -> Just<Bool> {
+    Just<Bool>(predicate(output))
+  }
+
+  /// The value is both minimum and maximum.
+  public func min(by areInIncreasingOrder: (Output, Output) -> Bool) -> Just<Output> { self }
+
+  /// The value is both minimum and maximum.
+  public func max(by areInIncreasingOrder: (Output, Output) -> Bool) -> Just<Output> { self }
+}
+
+extension Just where Output: Equatable {
+  /// Whether the value equals `output`.
+  public func contains(_ output: Output) -> Just<Bool> { Just<Bool>(self.output == output) }
+
+  /// A single value has no duplicates: returns `self`.
+  public func removeDuplicates() -> Just<Output> { self }
+}
+
+extension Just where Output: Comparable {
+  /// The value is the minimum.
+  public func min() -> Just<Output> { self }
+
+  /// The value is the maximum.
+  public func max() -> Just<Output> { self }
+}

@@ -1,0 +1,139 @@
+// Combine answers operators on `Optional.Publisher` with another optional publisher,
+// computed at once; these overloads keep that shape.
+
+extension Optional.Publisher {
+  /// Transforms the value, if any.
+  public func map<T>(_ transform: (Output) -> T) -> Optional<T>.Publisher {
+    .init(output.map(transform))
+  }
+
+  /// Publishes the transformed value if there is one and it is not `nil`.
+  public func compactMap<T>(_ transform: (Output) -> T?) -> Optional<T>.Publisher {
+    .init(output.flatMap(transform))
+  }
+
+  /// Publishes the value if it satisfies the predicate.
+  public func filter(_ isIncluded: (Output) -> Bool) -> Optional<Output>.Publisher {
+    .init(output.flatMap { isIncluded($0) ? $0 : nil })
+  }
+
+  /// A single value has no duplicates: returns `self`.
+  public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Optional<Output>.Publisher
+  { self }
+
+  /// The scan of at most one value.
+  public func scan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T)
+    -> Optional<T>.Publisher
+  {
+    .init(output.map { nextPartialResult(initialResult, $0) })
+  }
+
+  /// The reduce of at most one value: the initial result when there is none.
+  public func reduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T)
+    -> Optional<T>.Publisher
+  {
+    .init(output.map { nextPartialResult(initialResult, $0) } ?? initialResult)
+  }
+
+  /// Collects the value, if any, into an array.
+  public func collect() -> Optional<[Output]>.Publisher { .init(output.map { [$0] } ?? []) }
+
+  /// The number of values: zero or one.
+  public func count() -> Optional<Int>.Publisher { .init(output == nil ? 0 : 1) }
+
+  /// The first value is the value.
+  public func first() -> Optional<Output>.Publisher { self }
+
+  /// The last value is the value.
+  public func last() -> Optional<Output>.Publisher { self }
+
+  /// The value if it satisfies the predicate.
+  public func first(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+    filter(predicate)
+  }
+
+  /// The value if it satisfies the predicate.
+  public func last(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+    filter(predicate)
+  }
+
+  /// Drops the value if `count` is positive.
+  public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
+    precondition(count >= 0, "dropFirst(_:) needs a count of zero or more")
+    return .init(count > 0 ? nil : output)
+  }
+
+  /// Drops the value if it satisfies the predicate.
+  public func drop(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+    .init(output.flatMap { predicate($0) ? nil : $0 })
+  }
+
+  /// Keeps the value if `maxLength` is positive.
+  public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
+    precondition(maxLength >= 0, "prefix(_:) needs a length of zero or more")
+    return .init(maxLength > 0 ? output : nil)
+  }
+
+  /// Keeps the value if it satisfies the predicate.
+  public func prefix(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+    filter(predicate)
+  }
+
+  /// The value if `index` is zero.
+  public func output(at index: Int) -> Optional<Output>.Publisher {
+    precondition(index >= 0, "the index must be zero or more")
+    return .init(index == 0 ? output : nil)
+  }
+
+  /// Ignores the value and finishes.
+  public func ignoreOutput() -> Empty<Output, Never> { Empty() }
+
+  /// The value, or `output` when there is none.
+  public func replaceEmpty(with output: Output) -> Optional<Output>.Publisher {
+    .init(self.output ?? output)
+  }
+
+  /// Never fails: returns `self`.
+  public func replaceError(with output: Output) -> Optional<Output>.Publisher { self }
+
+  /// Never fails: returns `self`.
+  public func retry(_ retries: Int) -> Optional<Output>.Publisher { self }
+
+  /// Whether every value (at most one) satisfies the predicate.
+  public func allSatisfy(_ predicate: (Output) -> Bool) -> Optional<Bool>.Publisher {
+    .init(output.map(predicate) ?? true)
+  }
+
+  /// Whether the value satisfies the predicate.
+  public func contains(where predicate: (Output) -> Bool) -> Optional<Bool>.Publisher {
+    .init(output.map(predicate) ?? false)
+  }
+
+  /// The value is both minimum and maximum.
+  public func min(by areInIncreasingOrder: (Output, Output) -> Bool) -> Optional<Output>.Publisher {
+    self
+  }
+
+  /// The value is both minimum and maximum.
+  public func max(by areInIncreasingOrder: (Output, Output) -> Bool) -> Optional<Output>.Publisher {
+    self
+  }
+}
+
+extension Optional.Publisher where Output: Equatable {
+  /// Whether the value equals `output`.
+  public func contains(_ output: Output) -> Optional<Bool>.Publisher {
+    .init(self.output == output)
+  }
+
+  /// A single value has no duplicates: returns `self`.
+  public func removeDuplicates() -> Optional<Output>.Publisher { self }
+}
+
+extension Optional.Publisher where Output: Comparable {
+  /// The value is the minimum.
+  public func min() -> Optional<Output>.Publisher { self }
+
+  /// The value is the maximum.
+  public func max() -> Optional<Output>.Publisher { self }
+}

@@ -1,0 +1,117 @@
+// Combine answers operators on `Result.Publisher` with another result publisher,
+// computed at once; these overloads keep that shape.
+
+extension Result.Publisher {
+  /// Transforms the success value.
+  public func map<T>(_ transform: (Output) -> T) -> Result<T, Failure>.Publisher {
+    .init(result.map(transform))
+  }
+
+  /// Transforms the success value with a throwing closure.
+  public func tryMap<T>(_ transform: (Output) throws -> T) -> Result<T, any Error>.Publisher {
+    .init(
+      result.mapError { $0 as any Error }.flatMap { value in
+        Result<T, any Error> { try transform(value) }
+      })
+  }
+
+  /// Transforms the failure.
+  public func mapError<E: Error>(_ transform: (Failure) -> E) -> Result<Output, E>.Publisher {
+    .init(result.mapError(transform))
+  }
+
+  /// Replaces a failure with `output`.
+  public func replaceError(with output: Output) -> Result<Output, Never>.Publisher {
+    .init(.success((try? result.get()) ?? output))
+  }
+
+  /// A single value has no duplicates: returns `self`.
+  public func removeDuplicates(by predicate: (Output, Output) -> Bool)
+    -> Result<Output, Failure>.Publisher
+  { self }
+
+  /// The scan of one value.
+  public func scan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T)
+    -> Result<T, Failure>.Publisher
+  {
+    .init(result.map { nextPartialResult(initialResult, $0) })
+  }
+
+  /// The reduce of one value.
+  public func reduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T)
+    -> Result<T, Failure>.Publisher
+  {
+    .init(result.map { nextPartialResult(initialResult, $0) })
+  }
+
+  /// The scan of one value with a throwing closure.
+  public func tryScan<T>(
+    _ initialResult: T, _ nextPartialResult: (T, Output) throws -> T
+  ) -> Result<T, any Error>.Publisher {
+    tryMap { try nextPartialResult(initialResult, $0) }
+  }
+
+  /// The reduce of one value with a throwing closure.
+  public func tryReduce<T>(
+    _ initialResult: T, _ nextPartialResult: (T, Output) throws -> T
+  ) -> Result<T, any Error>.Publisher {
+    tryMap { try nextPartialResult(initialResult, $0) }
+  }
+
+  /// Collects the value into a one-element array.
+  public func collect() -> Result<[Output], Failure>.Publisher { .init(result.map { [$0] }) }
+
+  /// The number of values: one.
+  public func count() -> Result<Int, Failure>.Publisher { .init(result.map { _ in 1 }) }
+
+  /// The first value is the value.
+  public func first() -> Result<Output, Failure>.Publisher { self }
+
+  /// The last value is the value.
+  public func last() -> Result<Output, Failure>.Publisher { self }
+
+  /// Whether the value satisfies the predicate.
+  public func allSatisfy(_ predicate: (Output) -> Bool) -> Result<Bool, Failure>.Publisher {
+    .init(result.map(predicate))
+  }
+
+  /// Whether the value satisfies the predicate.
+  public func contains(where predicate: (Output) -> Bool) -> Result<Bool, Failure>.Publisher {
+    .init(result.map(predicate))
+  }
+
+  /// The value is both minimum and maximum.
+  public func min(by areInIncreasingOrder: (Output, Output) -> Bool)
+    -> Result<Output, Failure>.Publisher
+  { self }
+
+  /// The value is both minimum and maximum.
+  public func max(by areInIncreasingOrder: (Output, Output) -> Bool)
+    -> Result<Output, Failure>.Publisher
+  { self }
+}
+
+extension Result.Publisher where Failure == Never {
+  /// Changes the failure type of the publisher.
+  public func setFailureType<E: Error>(to failureType: E.Type) -> Result<Output, E>.Publisher {
+    .init(.success(result.get()))
+  }
+}
+
+extension Result.Publisher where Output: Equatable {
+  /// Whether the value equals `output`.
+  public func contains(_ output: Output) -> Result<Bool, Failure>.Publisher {
+    .init(result.map { $0 == output })
+  }
+
+  /// A single value has no duplicates: returns `self`.
+  public func removeDuplicates() -> Result<Output, Failure>.Publisher { self }
+}
+
+extension Result.Publisher where Output: Comparable {
+  /// The value is the minimum.
+  public func min() -> Result<Output, Failure>.Publisher { self }
+
+  /// The value is the maximum.
+  public func max() -> Result<Output, Failure>.Publisher { self }
+}

@@ -24,6 +24,8 @@ class OperatorSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber
   private var demand = Subscribers.Demand.none
   private var pending: (Output?, Subscribers.Completion<DownstreamFailure>)?
   private let consumesAll: Bool
+  /// Extra upstreams (a trigger publisher) to cancel with this one.
+  private var companions: [any Cancellable] = []
   let description: String
 
   init(downstream: Downstream, consumesAll: Bool, name: String) {
@@ -96,17 +98,45 @@ class OperatorSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber
       return true
     }
     guard isSubscribed else { return }
+    for other in lock.withLock({ takeCompanions() }) { other.cancel() }
     let (output, downstreamCompletion) = conclude(completion)
     deliver(output, downstreamCompletion)
   }
 
+  /// Cancels `companion` whenever this operator ends or is cancelled.
+  func bind(_ companion: any Cancellable) {
+    let isLive = lock.withLock { () -> Bool in
+      if case .terminal = status { return false }
+      companions.append(companion)
+      return true
+    }
+    if !isLive { companion.cancel() }
+  }
+
+  /// Takes the companions to cancel; call with the lock held.
+  private func takeCompanions() -> [any Cancellable] {
+    defer { companions = [] }
+    return companions
+  }
+
+  /// Ends the operator from outside the value path (a trigger publisher fired): cancels
+  /// upstream and completes downstream, once.
+  func terminate(_ completion: Subscribers.Completion<DownstreamFailure>) {
+    let isSubscribed = lock.withLock { () -> Bool in
+      guard case .subscribed = status else { return false }
+      return true
+    }
+    if isSubscribed { end(with: nil, completion) }
+  }
+
   /// Cancels upstream and sends the last value and completion.
   private func end(with output: Output?, _ completion: Subscribers.Completion<DownstreamFailure>) {
-    let upstream = lock.withLock { () -> (any Subscription)? in
+    let (upstream, others) = lock.withLock { () -> ((any Subscription)?, [any Cancellable]) in
       defer { status = .terminal }
-      return status.subscription
+      return (status.subscription, takeCompanions())
     }
     upstream?.cancel()
+    for other in others { other.cancel() }
     deliver(output, completion)
   }
 
@@ -151,15 +181,16 @@ class OperatorSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber
   }
 
   func cancel() {
-    let taken = lock.withLock { () -> ((any Subscription)?, Downstream?) in
+    let taken = lock.withLock { () -> ((any Subscription)?, Downstream?, [any Cancellable]) in
       defer {
         status = .terminal
         downstream = nil
         pending = nil
       }
-      return (status.subscription, downstream)
+      return (status.subscription, downstream, takeCompanions())
     }
     taken.0?.cancel()
+    for other in taken.2 { other.cancel() }
   }
 
   var customMirror: Mirror { Mirror(self, children: [:]) }

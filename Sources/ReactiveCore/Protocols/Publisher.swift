@@ -17,7 +17,7 @@ public protocol Publisher<Output, Failure> {
   /// Attaches the specified subscriber to this publisher.
   ///
   /// Implementations of ``Publisher`` must implement this method. The provided extension
-  /// method ``Publisher/subscribe(_:)-(Subscriber)`` calls this method.
+  /// method `subscribe(_:)` calls this method.
   ///
   /// - Parameter subscriber: The subscriber to attach to this ``Publisher``, after which
   ///   it can receive values.

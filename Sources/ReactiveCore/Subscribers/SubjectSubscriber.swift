@@ -1,4 +1,4 @@
-/// The subscriber that ``Publisher/subscribe(_:)-(Subject)`` attaches: it forwards
+/// The subscriber that `subscribe(_:)` attaches: it forwards
 /// everything to a subject and cancels its upstream when cancelled.
 final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription,
   CustomStringConvertible, @unchecked Sendable

@@ -32,6 +32,16 @@ package struct Lock: ~Copyable, @unchecked Sendable {
     mutex.deallocate()
   }
 
+  /// Acquires the lock. Hot paths use this pair instead of ``withLock(_:)`` when what
+  /// they take out is a closure: returning a closure through the generic `withLock`
+  /// reabstracts it, which allocates.
+  @inlinable @inline(__always)
+  package func lock() { pthread_mutex_lock(mutex) }
+
+  /// Releases the lock.
+  @inlinable @inline(__always)
+  package func unlock() { pthread_mutex_unlock(mutex) }
+
   /// Runs `body` with the lock held and returns its result.
   @inlinable @inline(__always)
   package func withLock<Result, Failure: Error>(

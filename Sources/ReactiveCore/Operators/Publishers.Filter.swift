@@ -44,7 +44,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
+      upstream.subscribe(FilterInner(downstream: subscriber, isIncluded: isIncluded))
     }
 
     /// Composes a further predicate into this one, so the chain stays one operator.
@@ -56,42 +56,47 @@ extension Publishers {
   }
 }
 
-extension Publishers.Filter {
+/// The subscriber `filter` attaches upstream; like ``MapInner`` it is generic over the
+/// downstream only, to keep chains shallow types.
+@usableFromInline
+struct FilterInner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+  CustomReflectable, CustomPlaygroundDisplayConvertible
+{
   @usableFromInline
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible
-  where Downstream.Input == Output, Downstream.Failure == Failure {
-    @usableFromInline
-    let downstream: Downstream
-    @usableFromInline
-    let isIncluded: (Upstream.Output) -> Bool
-    @usableFromInline
-    let combineIdentifier = CombineIdentifier()
+  typealias Input = Downstream.Input
+  @usableFromInline
+  typealias Failure = Downstream.Failure
 
-    @inlinable
-    init(downstream: Downstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
-      self.downstream = downstream
-      self.isIncluded = isIncluded
-    }
+  @usableFromInline
+  let downstream: Downstream
+  @usableFromInline
+  let isIncluded: (Downstream.Input) -> Bool
+  @usableFromInline
+  let combineIdentifier = CombineIdentifier()
 
-    @inlinable
-    func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
-
-    @inlinable
-    func receive(_ input: Output) -> Subscribers.Demand {
-      isIncluded(input) ? downstream.receive(input) : .max(1)
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-      downstream.receive(completion: completion)
-    }
-
-    @usableFromInline
-    var description: String { "Filter" }
-    @usableFromInline
-    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
-    @usableFromInline
-    var playgroundDescription: Any { description }
+  @inlinable
+  init(downstream: Downstream, isIncluded: @escaping (Downstream.Input) -> Bool) {
+    self.downstream = downstream
+    self.isIncluded = isIncluded
   }
+
+  @inlinable
+  func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+
+  @inlinable
+  func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+    isIncluded(input) ? downstream.receive(input) : .max(1)
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+    downstream.receive(completion: completion)
+  }
+
+  @usableFromInline
+  var description: String { "Filter" }
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+  @usableFromInline
+  var playgroundDescription: Any { description }
 }

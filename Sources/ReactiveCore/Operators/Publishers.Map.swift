@@ -53,7 +53,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == Failure {
-      upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+      upstream.subscribe(MapInner(downstream: subscriber, transform: transform))
     }
 
     /// Composes a further transform into this one, so the chain stays one operator.
@@ -65,42 +65,44 @@ extension Publishers {
   }
 }
 
-extension Publishers.Map {
+/// The subscriber `map` attaches upstream. It is generic over the element types and the
+/// downstream only, not over the upstream publisher, so a long operator chain stays a
+/// shallow type that the optimiser can still specialise end to end.
+@usableFromInline
+struct MapInner<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+  CustomReflectable, CustomPlaygroundDisplayConvertible
+{
   @usableFromInline
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible
-  where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
-    @usableFromInline
-    let downstream: Downstream
-    @usableFromInline
-    let transform: (Upstream.Output) -> Output
-    @usableFromInline
-    let combineIdentifier = CombineIdentifier()
+  typealias Failure = Downstream.Failure
 
-    @inlinable
-    init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output) {
-      self.downstream = downstream
-      self.transform = transform
-    }
+  @usableFromInline
+  let downstream: Downstream
+  @usableFromInline
+  let transform: (Input) -> Downstream.Input
+  @usableFromInline
+  let combineIdentifier = CombineIdentifier()
 
-    @inlinable
-    func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
-
-    @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      downstream.receive(transform(input))
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      downstream.receive(completion: completion)
-    }
-
-    @usableFromInline
-    var description: String { "Map" }
-    @usableFromInline
-    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
-    @usableFromInline
-    var playgroundDescription: Any { description }
+  @inlinable
+  init(downstream: Downstream, transform: @escaping (Input) -> Downstream.Input) {
+    self.downstream = downstream
+    self.transform = transform
   }
+
+  @inlinable
+  func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand { downstream.receive(transform(input)) }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+    downstream.receive(completion: completion)
+  }
+
+  @usableFromInline
+  var description: String { "Map" }
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+  @usableFromInline
+  var playgroundDescription: Any { description }
 }

@@ -29,6 +29,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
 
   /// Attaches the subscriber; it receives the current value when it first requests
   /// demand.
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
     hub.attach(subscriber, needsInitialValue: true)
   }

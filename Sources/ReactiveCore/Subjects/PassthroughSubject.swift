@@ -20,6 +20,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
 
   /// Attaches the subscriber; a subscriber that arrives after completion gets the
   /// completion at once.
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
     hub.attach(subscriber, needsInitialValue: false)
   }

@@ -8,12 +8,17 @@
 class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
+  /// Delivers a value if the subscriber has demand, and drops it otherwise.
+  ///
+  /// A closure rather than an overridable method: the concrete conduit sets it from its
+  /// initialiser, which is specialised in the client's module, so each value reaches
+  /// fully specialised code through one indirect call instead of the unspecialised
+  /// vtable entry of a generic class.
+  @usableFromInline
+  final var offer: (Output) -> Void = { _ in }
+
   @usableFromInline
   init() {}
-
-  /// Delivers `value` if the subscriber has demand; drops it otherwise.
-  @usableFromInline
-  func offer(_ value: Output) { fatalError("abstract") }
 
   /// Delivers the completion and ends the conduit.
   @usableFromInline
@@ -23,6 +28,7 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
   func request(_ demand: Subscribers.Demand) { fatalError("abstract") }
 
   /// Whether the conduit has neither finished nor been cancelled.
+  @usableFromInline
   var isLive: Bool { fatalError("abstract") }
 
   @usableFromInline
@@ -76,15 +82,18 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   @usableFromInline
   var needsInitialValue: Bool
 
-  @usableFromInline
+  @inlinable
   init(parent: Parent, downstream: Downstream, needsInitialValue: Bool) {
     self.parent = parent
     self.downstream = downstream
     self.needsInitialValue = needsInitialValue
+    super.init()
+    // Unowned: the subject calls `offer` only through a conduit it holds strongly.
+    offer = { [unowned(unsafe) self] value in self.offerValue(value) }
   }
 
   @inlinable
-  override func offer(_ value: Output) {
+  func offerValue(_ value: Output) {
     let target = lock.withLock { () -> Downstream? in
       guard let downstream, demand > 0, !needsInitialValue else { return nil }
       if demand != .unlimited { demand -= 1 }
@@ -144,6 +153,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     taken.0?.remove(self)
   }
 
+  @usableFromInline
   override var isLive: Bool { lock.withLock { downstream != nil } }
 
   @usableFromInline

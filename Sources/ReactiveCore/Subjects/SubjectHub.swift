@@ -26,11 +26,15 @@ final class SubjectHub<Output, Failure: Error>: ConduitParent, @unchecked Sendab
     keepsValue = currentValue != nil
   }
 
+  @usableFromInline
   var currentValue: Output? { lock.withLock { storedValue } }
 
   @usableFromInline
   func initialValue() -> Output? { currentValue }
 
+  // Inlinable so the conduit, and the `offer` closure inside it, are specialised for the
+  // concrete subscriber chain in the caller's module.
+  @inlinable
   func attach<S: Subscriber>(_ subscriber: S, needsInitialValue: Bool)
   where S.Input == Output, S.Failure == Failure {
     let conduit = Conduit(

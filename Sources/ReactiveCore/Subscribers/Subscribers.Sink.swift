@@ -9,11 +9,15 @@ extension Subscribers {
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
     @unchecked Sendable
   {
-    /// The lock that guards `status` and both handlers.
+    /// The lock that guards `isSubscribed`, `isTerminal`, `upstream` and both handlers.
     @usableFromInline
     let lock = Lock()
     @usableFromInline
-    var status = SubscriptionStatus.awaitingSubscription
+    var isSubscribed = false
+    @usableFromInline
+    var isTerminal = false
+    @usableFromInline
+    var upstream: (any Subscription)?
     @usableFromInline
     var valueHandler: ((Input) -> Void)?
     @usableFromInline
@@ -21,12 +25,16 @@ extension Subscribers {
 
     /// The closure to execute on receipt of a value (a no-op once the sink has ended).
     public var receiveValue: (Input) -> Void {
-      lock.withLock { valueHandler } ?? { _ in }
+      lock.lock()
+      defer { lock.unlock() }
+      return valueHandler ?? { _ in }
     }
 
     /// The closure to execute on completion (a no-op once the sink has ended).
     public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
-      lock.withLock { completionHandler } ?? { _ in }
+      lock.lock()
+      defer { lock.unlock() }
+      return completionHandler ?? { _ in }
     }
 
     /// Initializes a sink with the provided closures.
@@ -34,6 +42,7 @@ extension Subscribers {
     /// - Parameters:
     ///   - receiveCompletion: The closure to execute on completion.
     ///   - receiveValue: The closure to execute on receipt of a value.
+    @inlinable
     public init(
       receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
       receiveValue: @escaping (Input) -> Void
@@ -44,54 +53,55 @@ extension Subscribers {
 
     /// Takes the subscription and requests unlimited values; a second one is cancelled.
     public func receive(subscription: any Subscription) {
-      let accepted = lock.withLock { () -> Bool in
-        guard case .awaitingSubscription = status else { return false }
-        status = .subscribed(subscription)
-        return true
-      }
-      if accepted {
-        subscription.request(.unlimited)
-      } else {
+      lock.lock()
+      guard !isSubscribed, !isTerminal else {
+        lock.unlock()
         subscription.cancel()
+        return
       }
+      isSubscribed = true
+      upstream = subscription
+      lock.unlock()
+      subscription.request(.unlimited)
     }
 
     /// Runs `receiveValue` unless the sink has ended.
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
-      let handler = lock.withLock { () -> ((Input) -> Void)? in
-        guard case .subscribed = status else { return nil }
-        return valueHandler
-      }
+      lock.lock()
+      let handler = isSubscribed ? valueHandler : nil
+      lock.unlock()
       handler?(value)
       return .none
     }
 
     /// Runs `receiveCompletion` once, then releases both closures.
     public func receive(completion: Subscribers.Completion<Failure>) {
-      let handlers = lock.withLock {
-        () -> (((Input) -> Void)?, ((Subscribers.Completion<Failure>) -> Void)?)? in
-        guard case .subscribed = status else { return nil }
-        status = .terminal
-        defer {
-          valueHandler = nil
-          completionHandler = nil
-        }
-        return (valueHandler, completionHandler)
+      lock.lock()
+      guard isSubscribed else {
+        lock.unlock()
+        return
       }
-      handlers?.1?(completion)
+      let handlers = (valueHandler, completionHandler)
+      isSubscribed = false
+      isTerminal = true
+      upstream = nil
+      valueHandler = nil
+      completionHandler = nil
+      lock.unlock()
+      handlers.1?(completion)
     }
 
     /// Cancels the subscription and releases both closures.
     public func cancel() {
-      let taken = lock.withLock { () -> ((any Subscription)?, Any?, Any?) in
-        defer {
-          status = .terminal
-          valueHandler = nil
-          completionHandler = nil
-        }
-        return (status.subscription, valueHandler, completionHandler)
-      }
+      lock.lock()
+      let taken = (upstream, valueHandler, completionHandler)
+      isSubscribed = false
+      isTerminal = true
+      upstream = nil
+      valueHandler = nil
+      completionHandler = nil
+      lock.unlock()
       taken.0?.cancel()
     }
 
@@ -119,6 +129,7 @@ extension Publisher {
   ///   - receiveValue: The closure to execute on receipt of a value.
   /// - Returns: A cancellable instance, which you use when you end assignment of the
   ///   received value. Deallocation of the result will tear down the subscription stream.
+  @inlinable
   public func sink(
     receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
     receiveValue: @escaping (Output) -> Void
@@ -139,6 +150,7 @@ extension Publisher where Failure == Never {
   /// - Parameter receiveValue: The closure to execute on receipt of a value.
   /// - Returns: A cancellable instance that tears the stream down when cancelled or
   ///   deallocated.
+  @inlinable
   public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
     sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
   }

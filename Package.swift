@@ -4,6 +4,7 @@ import PackageDescription
 /// Ripple has no package dependencies, by design: every module builds with only the toolchain.
 /// Feature modules depend on ReactiveCore only, never on each other.
 let featureModules: [String] = [
+  "Invalidation",
 ]
 let libraryModules = ["ReactiveCore"] + featureModules
 

@@ -1,1 +1,2 @@
+@_exported import Invalidation
 @_exported import ReactiveCore

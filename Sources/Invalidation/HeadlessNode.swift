@@ -1,0 +1,230 @@
+import ReactiveCore
+
+/// A reference render node to build headless interfaces on: a tree of nodes with dirty
+/// flags per phase, override points, and a render pass that coalesces any number of
+/// invalidations into one constraints/layout/display update per dirty node.
+///
+///     final class Badge: HeadlessNode {
+///         @Invalidating(.display) var text = "new"
+///         override func draw(in canvas: inout TextCanvas) {
+///             canvas.drawBox(in: bounds)
+///             canvas.draw(text, at: Point(x: 1, y: 1))
+///         }
+///     }
+///     let badge = Badge(frame: Rect(x: 0, y: 0, width: 9, height: 3))
+///     badge.renderPass()
+///     print(badge.snapshot().rendered)
+///
+/// - Note: Like a UIKit view, a node and its tree are confined to one thread at a time
+///   (typically the thread that runs your render loop). Nothing here takes a lock.
+open class HeadlessNode: RenderNode, CustomDebugStringConvertible {
+  /// A name for debugging output.
+  public var name: String
+
+  /// The node's rectangle in its parent's coordinates. A new size marks layout and
+  /// display as needed; a new origin only moves the node when compositing.
+  public var frame: Rect {
+    didSet {
+      if frame.size != oldValue.size {
+        setNeedsLayout()
+        setNeedsDisplay()
+      }
+    }
+  }
+
+  /// The node's rectangle in its own coordinates.
+  public var bounds: Rect { Rect(origin: .zero, size: frame.size) }
+
+  /// The node this one is a subnode of; held weakly.
+  public private(set) weak var parent: HeadlessNode?
+
+  /// The node's subnodes, back to front; held strongly.
+  public private(set) var subnodes: [HeadlessNode] = []
+
+  /// Whether the next render pass runs ``layout()``.
+  public private(set) var needsLayout = true
+  /// Whether the next render pass runs ``draw(in:)``.
+  public private(set) var needsDisplay = true
+  /// Whether the next render pass runs ``updateConstraints()``.
+  public private(set) var needsUpdateConstraints = true
+  /// Whether the next render pass runs ``updateConfiguration()``.
+  public private(set) var needsUpdateConfiguration = true
+
+  /// How many times ``layout()`` has run on this node.
+  public private(set) var layoutCount = 0
+  /// How many times ``draw(in:)`` has run on this node.
+  public private(set) var displayCount = 0
+
+  private var layer: TextCanvas?
+  private var subject: PassthroughSubject<InvalidationKind, Never>?
+
+  /// Creates a node.
+  ///
+  /// - Parameters:
+  ///   - name: A name for debugging output; the class name by default.
+  ///   - frame: The node's rectangle in its parent's coordinates.
+  public init(name: String? = nil, frame: Rect = .zero) {
+    self.name = name ?? String(describing: type(of: self))
+    self.frame = frame
+  }
+
+  deinit {
+    subject?.send(completion: .finished)
+  }
+
+  // MARK: Tree
+
+  /// Adds a node on top of the existing subnodes, moving it from any previous parent.
+  ///
+  /// - Parameter node: The node to add.
+  open func addSubnode(_ node: HeadlessNode) {
+    node.removeFromParent()
+    subnodes.append(node)
+    node.parent = self
+    setNeedsLayout()
+  }
+
+  /// Removes the node from its parent; does nothing for a root.
+  open func removeFromParent() {
+    guard let parent else { return }
+    parent.subnodes.removeAll { $0 === self }
+    self.parent = nil
+    parent.setNeedsLayout()
+  }
+
+  // MARK: Invalidation
+
+  /// Every invalidation this node receives, as it happens: for tests, tracing and
+  /// debugging tools.
+  public var invalidations: AnyPublisher<InvalidationKind, Never> {
+    if let subject { return subject.eraseToAnyPublisher() }
+    let created = PassthroughSubject<InvalidationKind, Never>()
+    subject = created
+    return created.eraseToAnyPublisher()
+  }
+
+  private func publish(_ kind: InvalidationKind) {
+    subject?.send(kind)
+  }
+
+  /// Marks the layout as needed for the next render pass.
+  open func setNeedsLayout() {
+    needsLayout = true
+    publish(.layout)
+  }
+
+  /// Marks the drawing as needed for the next render pass.
+  open func setNeedsDisplay() {
+    needsDisplay = true
+    publish(.display)
+  }
+
+  /// Marks the constraints as needing an update in the next render pass.
+  open func setNeedsUpdateConstraints() {
+    needsUpdateConstraints = true
+    publish(.constraints)
+  }
+
+  /// Marks this node's layout and its parent's layout as needed, as UIKit does: a new
+  /// natural size affects how the parent arranges its subnodes.
+  open func invalidateIntrinsicContentSize() {
+    needsLayout = true
+    publish(.intrinsicContentSize)
+    parent?.setNeedsLayout()
+  }
+
+  /// Notes that restorable state changed; headless nodes keep no state to save.
+  open func invalidateRestorableState() {
+    publish(.restorableState)
+  }
+
+  /// Marks the configuration as needing an update in the next render pass.
+  open func setNeedsUpdateConfiguration() {
+    needsUpdateConfiguration = true
+    publish(.configuration)
+  }
+
+  // MARK: Override points
+
+  /// Updates constraint-like values before layout. Runs at most once per render pass.
+  open func updateConstraints() {}
+
+  /// Updates the node's configuration (appearance from state). Runs at most once per
+  /// render pass, before constraints.
+  open func updateConfiguration() {}
+
+  /// Positions the subnodes by setting their frames. Runs at most once per render pass.
+  open func layout() {}
+
+  /// Draws the node's own contents into a canvas the size of ``bounds``. Runs at most
+  /// once per render pass, and only when the node needs display.
+  ///
+  /// - Parameter canvas: A blank canvas of the node's size.
+  open func draw(in canvas: inout TextCanvas) {}
+
+  /// The node's natural size; ``frame``'s size by default.
+  open var intrinsicContentSize: Size { frame.size }
+
+  // MARK: Passes on one node
+
+  /// Runs ``updateConfiguration()`` and ``updateConstraints()`` if needed, then
+  /// ``layout()`` if needed, on this node and then its subnodes.
+  public func layoutIfNeeded() {
+    _ = updateIfNeeded()
+    if needsLayout { layoutAndCount() }
+    for subnode in subnodes { subnode.layoutIfNeeded() }
+  }
+
+  func layoutAndCount() {
+    needsLayout = false
+    layoutCount += 1
+    layout()
+  }
+
+  /// Redraws this node's contents if they are marked as needed.
+  ///
+  /// - Returns: Whether the node drew.
+  @discardableResult
+  public func displayIfNeeded() -> Bool {
+    guard needsDisplay || layer?.size != frame.size else { return false }
+    needsDisplay = false
+    displayCount += 1
+    var canvas = TextCanvas(size: frame.size)
+    draw(in: &canvas)
+    layer = canvas
+    return true
+  }
+
+  func updateIfNeeded() -> (configured: Bool, constrained: Bool) {
+    var result = (configured: false, constrained: false)
+    if needsUpdateConfiguration {
+      needsUpdateConfiguration = false
+      updateConfiguration()
+      result.configured = true
+    }
+    if needsUpdateConstraints {
+      needsUpdateConstraints = false
+      updateConstraints()
+      result.constrained = true
+    }
+    return result
+  }
+
+  var cachedLayer: TextCanvas? { layer }
+
+  /// The tree below this node, one line per node, with its frame and dirty flags.
+  public var debugDescription: String {
+    var lines: [String] = []
+    func describe(_ node: HeadlessNode, depth: Int) {
+      let flags = [
+        node.needsLayout ? "layout" : nil, node.needsDisplay ? "display" : nil,
+        node.needsUpdateConstraints ? "constraints" : nil,
+      ].compactMap { $0 }
+      let dirty = flags.isEmpty ? "clean" : "needs " + flags.joined(separator: ", ")
+      lines.append(String(repeating: "  ", count: depth) + "\(node.name) \(node.frame) [\(dirty)]")
+      for subnode in node.subnodes { describe(subnode, depth: depth + 1) }
+    }
+    describe(self, depth: 0)
+    return lines.joined(separator: "\n")
+  }
+}

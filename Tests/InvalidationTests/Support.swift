@@ -1,0 +1,24 @@
+import Invalidation
+
+/// A plain class (no base class) that records every entry point called, in order.
+class RecordingNode: RenderNode {
+  var calls: [String] = []
+  func setNeedsLayout() { calls.append("layout") }
+  func setNeedsDisplay() { calls.append("display") }
+  func setNeedsUpdateConstraints() { calls.append("constraints") }
+  func invalidateIntrinsicContentSize() { calls.append("intrinsicContentSize") }
+  func invalidateRestorableState() { calls.append("restorableState") }
+  func setNeedsUpdateConfiguration() { calls.append("configuration") }
+}
+
+extension Invalidations {
+  /// The seed README's custom invalidator.
+  struct Focus: RenderNodeInvalidating {
+    static let focus: Self = .init()
+    func invalidate(node: any RenderNode) { (node as? RecordingNode)?.calls.append("focus") }
+  }
+}
+
+extension RenderNodeInvalidating where Self == Invalidations.Focus {
+  static var focus: Self { .focus }
+}

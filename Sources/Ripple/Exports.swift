@@ -1,2 +1,3 @@
 @_exported import Invalidation
 @_exported import ReactiveCore
+@_exported import Scopes

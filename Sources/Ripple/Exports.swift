@@ -1,3 +1,4 @@
 @_exported import Invalidation
+@_exported import Lineage
 @_exported import ReactiveCore
 @_exported import Scopes

@@ -1,0 +1,131 @@
+import ReactiveCore
+
+/// A property of an ``Ancestor`` whose unset value reads through to the ancestors.
+///
+///     final class Person: Ancestor {
+///         @Inherited var lastName: String?            // nil until set here or above
+///     }
+///     final class SectionAttributes: Ancestor {
+///         @Inherited var insets: Insets = .zero       // the default at the root
+///     }
+///
+/// Setting a value shadows the ancestors; setting an optional back to `nil` unsets it, so
+/// it inherits again. A non-optional value is unset with
+/// ``Ancestor/resumeInheriting(_:)``. Setting an own value equal to the inherited one
+/// changes nothing observable.
+@propertyWrapper
+public struct Inherited<Value> {
+  @usableFromInline
+  let defaultValue: Value
+  @usableFromInline
+  let isUnset: @Sendable (Value) -> Bool
+
+  /// Creates an inheritable property whose value at the root is `wrappedValue`.
+  ///
+  /// - Parameter wrappedValue: The default, used when no instance up the chain set one.
+  public init(wrappedValue: Value) {
+    defaultValue = wrappedValue
+    // An optional declared without an initializer arrives here as `nil`; setting it back
+    // to `nil` must unset it.
+    isUnset = { ($0 as? any OptionalValue)?.isNone ?? false }
+  }
+
+  /// Creates an inheritable optional property, `nil` until set here or above.
+  public init<Wrapped>() where Value == Wrapped? {
+    defaultValue = nil
+    isUnset = { $0 == nil }
+  }
+
+  /// `@Inherited` is only available on properties of ``Ancestor`` subclasses.
+  @available(
+    *, unavailable, message: "@Inherited is only available on properties of Ancestor subclasses"
+  )
+  public var wrappedValue: Value {
+    get { fatalError("@Inherited is only available on properties of Ancestor subclasses") }
+    set { fatalError("@Inherited is only available on properties of Ancestor subclasses") }
+  }
+
+  /// Reads the effective value, or sets the instance's own value.
+  public static subscript<Root: Ancestor>(
+    _enclosingInstance instance: Root,
+    wrapped wrappedKeyPath: ReferenceWritableKeyPath<Root, Value>,
+    storage storageKeyPath: ReferenceWritableKeyPath<Root, Inherited<Value>>
+  ) -> Value {
+    get {
+      let defaultValue = instance[keyPath: storageKeyPath].defaultValue
+      return LineageStore.lock.withLock {
+        instance.resolve(wrappedKeyPath, defaultValue: defaultValue) as! Value
+      }
+    }
+    set {
+      let unset = instance[keyPath: storageKeyPath].isUnset(newValue)
+      let sends = LineageStore.lock.withLock { () -> [() -> Void] in
+        let slot = instance.slot(for: wrappedKeyPath)
+        if slot.defaultValue == nil {
+          slot.defaultValue = instance[keyPath: storageKeyPath].defaultValue
+        }
+        slot.own = unset ? nil : newValue
+        var sends: [() -> Void] = []
+        instance.refreshSubtree(key: wrappedKeyPath, fromAncestor: false, into: &sends)
+        return sends
+      }
+      for send in sends { send() }
+    }
+  }
+}
+
+extension Inherited: Sendable where Value: Sendable {}
+
+extension Ancestor {
+  /// A publisher of the effective value of an `@Inherited` property: the current value
+  /// on subscription, then each change — whether the instance set it, an ancestor's
+  /// change showed through, or stopping/resuming inheritance changed what it reads.
+  ///
+  ///     let cancellable = victoire.publisher(for: \Person.lastName).sink { print($0 ?? "-") }
+  ///     arthur.lastName = "Prewett"          // Prints "Prewett" (it shows through)
+  ///     victoire.lastName = "Lupin"          // Prints "Lupin"
+  ///     arthur.lastName = "Weasley"          // nothing: shadowed by Victoire's own value
+  ///
+  /// It never publishes an equal value twice in a row, and nothing when an ancestor
+  /// changes behind an own value. An instance created with
+  /// `inheritsChangeNotifications: false` publishes only its own changes.
+  ///
+  /// - Parameter keyPath: An `@Inherited` property of this instance.
+  /// - Returns: A publisher of the property's effective values.
+  public func publisher<Root: Ancestor, Value: Equatable>(
+    for keyPath: ReferenceWritableKeyPath<Root, Value>
+  ) -> AnyPublisher<Value, Never> {
+    guard let root = self as? Root else {
+      preconditionFailure("\(type(of: self)) has no property \(keyPath)")
+    }
+    // Reading once resolves the value; the subject then holds the last value sent.
+    let current = root[keyPath: keyPath]
+    return LineageStore.lock.withLock { () -> AnyPublisher<Value, Never> in
+      if let existing = observers[keyPath]?.subject as? CurrentValueSubject<Value, Never> {
+        return existing.eraseToAnyPublisher()
+      }
+      let subject = CurrentValueSubject<Value, Never>(current)
+      let last = LockedBox(current)
+      observers[keyPath] = EffectiveValueObserver(subject: subject) { [unowned self] in
+        let defaultValue = slots[keyPath]?.defaultValue ?? current
+        let value = resolve(keyPath, defaultValue: defaultValue) as! Value
+        let changed = last.withLock { previous -> Bool in
+          guard previous != value else { return false }
+          previous = value
+          return true
+        }
+        return changed ? { subject.send(value) } : nil
+      }
+      return subject.eraseToAnyPublisher()
+    }
+  }
+}
+
+/// Lets `@Inherited` recognise `nil` whatever the wrapped type.
+protocol OptionalValue {
+  var isNone: Bool { get }
+}
+
+extension Optional: OptionalValue {
+  var isNone: Bool { self == nil }
+}

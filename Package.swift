@@ -5,6 +5,7 @@ import PackageDescription
 /// Feature modules depend on ReactiveCore only, never on each other.
 let featureModules: [String] = [
   "Invalidation",
+  "KeyedStore",
   "Lineage",
   "Scopes",
 ]

@@ -1,4 +1,5 @@
 @_exported import Invalidation
+@_exported import KeyedStore
 @_exported import Lineage
 @_exported import ReactiveCore
 @_exported import Scopes

@@ -1,0 +1,58 @@
+/// One committed change of a key's value, as observers receive it.
+///
+///     store.registerObserver(for: .someBool) { mutation in
+///         print(mutation.oldValue as Any, mutation.newValue, mutation.timestamp)
+///     }
+public struct Mutation<Value: Sendable>: Sendable {
+  /// The key that changed.
+  public let key: StoreKey<Value>
+  /// The value before the change; `nil` on the first stage of the key.
+  public let oldValue: Value?
+  /// The value after the change.
+  public let newValue: Value
+  /// When the change was committed.
+  public let timestamp: ContinuousClock.Instant
+}
+
+/// A mutation with its value type erased, for observers of several keys at once.
+public struct AnyMutation: Sendable {
+  /// The key that changed.
+  public let key: AnyStoreKey
+  /// The value before the change; `nil` on the first stage of the key.
+  public let oldValue: (any Sendable)?
+  /// The value after the change.
+  public let newValue: any Sendable
+  /// When the change was committed.
+  public let timestamp: ContinuousClock.Instant
+}
+
+/// Identifies a registered observer, for ``Store/retireObserver(_:)``.
+public struct ObserverReceipt: Hashable, Sendable {
+  let id: UInt64
+  let keyName: String
+}
+
+/// The receipts of a batch registration.
+public struct ObserverReceipts: Sendable, Sequence {
+  /// The receipts, one per key.
+  public let receipts: [ObserverReceipt]
+  let store: Store
+
+  /// Retires every observer of the batch.
+  public func retireAll() {
+    for receipt in receipts { store.retireObserver(receipt) }
+  }
+
+  /// Iterates the receipts.
+  public func makeIterator() -> IndexingIterator<[ObserverReceipt]> { receipts.makeIterator() }
+}
+
+/// What a typed ``Store/stage(_:for:discardingRedundancy:)`` did.
+public enum StageOutcome: Equatable, Sendable {
+  /// The value was committed and observers were notified.
+  case committed
+  /// The value equalled the current one and redundancy was being discarded.
+  case discardedAsRedundant
+  /// The key's name is already used with another value type; nothing changed.
+  case rejected(StoreError)
+}

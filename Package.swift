@@ -13,6 +13,7 @@ let libraryModules = ["ReactiveCore"] + featureModules
 
 /// Executables under `Examples/<Name>`, each built on the `Ripple` umbrella (`swift run <Name>`).
 let examples: [String] = [
+  "Showcase",
 ]
 
 let package = Package(

@@ -1,0 +1,52 @@
+import Ripple
+
+/// A framed panel with a title; its subnodes stack vertically inside the frame.
+final class Panel: HeadlessNode {
+  @Invalidating(.display) var title = ""
+
+  override func layout() {
+    var y = 1
+    for node in subnodes {
+      node.frame = Rect(
+        x: 2, y: y, width: frame.size.width - 4, height: node.intrinsicContentSize.height)
+      y += node.frame.size.height
+    }
+  }
+
+  override func draw(in canvas: inout TextCanvas) {
+    canvas.drawBox(in: bounds)
+    canvas.draw(" \(title) ", at: Point(x: 2, y: 0), width: bounds.size.width - 4)
+  }
+}
+
+/// One line of text.
+final class Label: HeadlessNode {
+  @Invalidating(.display) var text = ""
+  override var intrinsicContentSize: Size { Size(width: text.count, height: 1) }
+  override func draw(in canvas: inout TextCanvas) { canvas.draw(text, at: .zero) }
+}
+
+/// A counter with a prefix that comes from the theme.
+final class CounterView: HeadlessNode {
+  @Invalidating(.display) var value = 0
+  @Invalidating(.display) var prefix = "count"
+  override var intrinsicContentSize: Size { Size(width: 20, height: 1) }
+  override func draw(in canvas: inout TextCanvas) { canvas.draw("\(prefix): \(value)", at: .zero) }
+}
+
+/// A progress bar drawn with the theme's fill characters.
+final class ProgressBar: HeadlessNode {
+  @Invalidating(.display) var progress = 0.0
+  @Invalidating(.display) var fill = "█"
+  @Invalidating(.display) var empty = "░"
+  @Invalidating(.display) var caption = "downloads"
+  override var intrinsicContentSize: Size { Size(width: 30, height: 1) }
+
+  override func draw(in canvas: inout TextCanvas) {
+    let width = max(0, bounds.size.width - caption.count - 8)
+    let filled = Int((progress * Double(width)).rounded())
+    let bar =
+      String(repeating: fill, count: filled) + String(repeating: empty, count: width - filled)
+    canvas.draw("\(caption) \(bar) \(Int(progress * 100))%", at: .zero)
+  }
+}

@@ -14,6 +14,11 @@ let libraryModules = ["ReactiveCore"] + featureModules
 /// Executables under `Examples/<Name>`, each built on the `Ripple` umbrella (`swift run <Name>`).
 let examples: [String] = [
   "Showcase",
+  "InvalidationExample",
+  "KeyedStoreExample",
+  "LineageExample",
+  "ReactiveCoreExample",
+  "ScopesExample",
 ]
 
 let package = Package(

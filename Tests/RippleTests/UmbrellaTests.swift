@@ -1,14 +1,46 @@
 import Ripple
 import Testing
 
+/// `import Ripple` alone reaches a name from each of the five modules.
 @Suite struct UmbrellaTests {
-  @Test func reexportsReactiveCore() {
+  final class Node: HeadlessNode {
+    @Invalidating(.display) var text = ""
+  }
+
+  final class Theme: Ancestor {
+    @Inherited var accent: String = "blue"
+  }
+
+  @Test func reexportsEveryModule() throws {
+    // ReactiveCore
     var received: [Int] = []
     let subject = PassthroughSubject<Int, Never>()
     let cancellable = subject.sink { received.append($0) }
     subject.send(1)
     cancellable.cancel()
-    subject.send(2)
     #expect(received == [1])
+
+    // Invalidation
+    let node = Node(frame: Rect(x: 0, y: 0, width: 4, height: 1))
+    node.renderPass()
+    node.text = "hi"
+    #expect(node.needsDisplay)
+
+    // KeyedStore
+    let store = Store()
+    store.stage(3, for: StoreKey<Int>("three"))
+    #expect(store[StoreKey<Int>("three")] == 3)
+
+    // Lineage
+    let base = Theme()
+    let dark = base.descendant()
+    base.accent = "red"
+    #expect(dark.accent == "red")
+
+    // Scopes
+    let root = RootScope()
+    let scope = Scope()
+    try scope.attach(to: root)
+    #expect(scope.state == .active)
   }
 }

@@ -1,0 +1,245 @@
+extension Publisher {
+  /// Transforms all elements from an upstream publisher into a new publisher up to a
+  /// maximum number of publishers you specify.
+  ///
+  ///     let cancellable = ids.flatMap(maxPublishers: .max(2)) { id in fetch(id) }
+  ///         .sink { print($0) }
+  ///
+  /// Back-pressure is real: at most `maxPublishers` inner publishers are subscribed at
+  /// once, upstream is asked for another element only when one finishes, and each inner
+  /// publisher is asked for one value at a time, as downstream demand allows.
+  ///
+  /// - Parameters:
+  ///   - maxPublishers: Specifies the maximum number of concurrent publisher
+  ///     subscriptions, or `unlimited` if unspecified.
+  ///   - transform: A closure that takes an element as a parameter and returns a publisher
+  ///     that produces elements of that type.
+  /// - Returns: A publisher that transforms elements from an upstream publisher into a
+  ///   publisher of that element's type.
+  public func flatMap<T, P: Publisher>(
+    maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+  ) -> Publishers.FlatMap<P, Self> where T == P.Output, Failure == P.Failure {
+    Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+  }
+}
+
+extension Publisher where Failure == Never {
+  /// Transforms all elements from a publisher that never fails into publishers that may.
+  ///
+  /// - Returns: A publisher of the inner publishers' elements.
+  public func flatMap<P: Publisher>(
+    maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+  ) -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>> {
+    setFailureType(to: P.Failure.self).flatMap(maxPublishers: maxPublishers, transform)
+  }
+
+  /// Transforms all elements into publishers that never fail.
+  ///
+  /// - Returns: A publisher of the inner publishers' elements.
+  public func flatMap<P: Publisher>(
+    maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+  ) -> Publishers.FlatMap<P, Self> where P.Failure == Never {
+    Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+  }
+}
+
+extension Publisher {
+  /// Transforms all elements into publishers that never fail, keeping this publisher's
+  /// failure type.
+  ///
+  /// - Returns: A publisher of the inner publishers' elements.
+  public func flatMap<P: Publisher>(
+    maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+  ) -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never {
+    flatMap(maxPublishers: maxPublishers) { transform($0).setFailureType(to: Failure.self) }
+  }
+}
+
+extension Publishers {
+  /// A publisher that transforms elements from an upstream publisher into a new
+  /// publisher.
+  public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
+  where NewPublisher.Failure == Upstream.Failure {
+    /// The kind of values published by this publisher.
+    public typealias Output = NewPublisher.Output
+    /// The kind of errors this publisher might publish.
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+    /// The maximum number of concurrent publisher subscriptions.
+    public let maxPublishers: Subscribers.Demand
+    /// A closure that takes an element as a parameter and returns a publisher that
+    /// produces elements of that type.
+    public let transform: (Upstream.Output) -> NewPublisher
+
+    /// Creates a publisher that transforms elements from an upstream publisher into a new
+    /// publisher.
+    public init(
+      upstream: Upstream, maxPublishers: Subscribers.Demand,
+      transform: @escaping (Upstream.Output) -> NewPublisher
+    ) {
+      self.upstream = upstream
+      self.maxPublishers = maxPublishers
+      self.transform = transform
+    }
+
+    /// Attaches the subscriber through the flattening engine.
+    public func receive<S: Subscriber>(subscriber: S)
+    where NewPublisher.Output == S.Input, Upstream.Failure == S.Failure {
+      let engine = FlatMapSubscription<Upstream.Output, NewPublisher, S>(
+        downstream: subscriber, maxPublishers: maxPublishers, transform: transform)
+      upstream.subscribe(engine)
+    }
+  }
+}
+
+/// Subscribes to at most `maxPublishers` inner publishers at once and interleaves their
+/// values, one outstanding value per inner publisher.
+private final class FlatMapSubscription<Input, NewPublisher: Publisher, Downstream: Subscriber>:
+  Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable
+where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstream.Failure {
+  typealias Failure = Downstream.Failure
+
+  /// The lock that guards every variable below.
+  private let lock = Lock()
+  private var upstream = SubscriptionStatus.awaitingSubscription
+  private var inners: [Int: any Subscription] = [:]
+  private var activeInners = 0
+  private var nextInner = 0
+  private var upstreamFinished = false
+  private var isDone = false
+  private let maxPublishers: Subscribers.Demand
+  private let transform: (Input) -> NewPublisher
+  private let out: SerialDownstream<Downstream>
+  private let downstream: Downstream
+
+  init(
+    downstream: Downstream, maxPublishers: Subscribers.Demand,
+    transform: @escaping (Input) -> NewPublisher
+  ) {
+    self.downstream = downstream
+    self.maxPublishers = maxPublishers
+    self.transform = transform
+    out = SerialDownstream(downstream)
+  }
+
+  func receive(subscription: any Subscription) {
+    let accepted = lock.withLock { () -> Bool in
+      guard case .awaitingSubscription = upstream else { return false }
+      upstream = .subscribed(subscription)
+      return true
+    }
+    guard accepted else { return subscription.cancel() }
+    downstream.receive(subscription: self)
+    subscription.request(maxPublishers)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    let index = lock.withLock { () -> Int? in
+      guard !isDone else { return nil }
+      nextInner += 1
+      activeInners += 1
+      return nextInner
+    }
+    guard let index else { return .none }
+    transform(input).subscribe(Inner(parent: self, index: index))
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    switch completion {
+    case .finished:
+      let done = lock.withLock { () -> Bool in
+        upstreamFinished = true
+        upstream = .terminal
+        return activeInners == 0
+      }
+      if done { finishAll(.finished) }
+    case .failure:
+      finishAll(completion)
+    }
+  }
+
+  fileprivate func innerSubscribed(_ index: Int, _ subscription: any Subscription) {
+    let accepted = lock.withLock { () -> Bool in
+      guard !isDone else { return false }
+      inners[index] = subscription
+      return true
+    }
+    guard accepted else { return subscription.cancel() }
+    subscription.request(.max(1))
+  }
+
+  fileprivate func innerReceived(_ index: Int, _ value: NewPublisher.Output) {
+    // Ask this inner for its next value only once this one has been delivered.
+    out.push(value) { [weak self] in
+      let subscription = self?.lock.withLock { self?.inners[index] }
+      subscription?.request(.max(1))
+    }
+  }
+
+  fileprivate func innerCompleted(_ index: Int, _ completion: Subscribers.Completion<Failure>) {
+    guard case .finished = completion else { return finishAll(completion) }
+    let (done, upstreamSubscription) = lock.withLock { () -> (Bool, (any Subscription)?) in
+      inners[index] = nil
+      activeInners -= 1
+      return (upstreamFinished && activeInners == 0, upstreamFinished ? nil : upstream.subscription)
+    }
+    if done { return finishAll(.finished) }
+    // A slot is free: one more upstream element may become an inner publisher.
+    if maxPublishers != .unlimited { upstreamSubscription?.request(.max(1)) }
+  }
+
+  private func finishAll(_ completion: Subscribers.Completion<Failure>) {
+    let (subscriptions, first) = lock.withLock { () -> ([any Subscription], Bool) in
+      guard !isDone else { return ([], false) }
+      isDone = true
+      defer {
+        inners = [:]
+        upstream = .terminal
+      }
+      return (Array(inners.values) + [upstream.subscription].compactMap { $0 }, true)
+    }
+    guard first else { return }
+    if case .failure = completion { for subscription in subscriptions { subscription.cancel() } }
+    out.finish(completion)
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    precondition(demand > 0, "demand must be greater than zero")
+    out.request(demand)
+  }
+
+  func cancel() {
+    let subscriptions = lock.withLock { () -> [any Subscription] in
+      isDone = true
+      defer {
+        inners = [:]
+        upstream = .terminal
+      }
+      return Array(inners.values) + [upstream.subscription].compactMap { $0 }
+    }
+    for subscription in subscriptions { subscription.cancel() }
+    out.cancel()
+  }
+
+  var description: String { "FlatMap" }
+
+  private struct Inner: Subscriber {
+    typealias Input = NewPublisher.Output
+    typealias Failure = NewPublisher.Failure
+    let parent: FlatMapSubscription
+    let index: Int
+    let combineIdentifier = CombineIdentifier()
+
+    func receive(subscription: any Subscription) { parent.innerSubscribed(index, subscription) }
+    func receive(_ input: Input) -> Subscribers.Demand {
+      parent.innerReceived(index, input)
+      return .none
+    }
+    func receive(completion: Subscribers.Completion<Failure>) {
+      parent.innerCompleted(index, completion)
+    }
+  }
+}

@@ -84,10 +84,12 @@ private typealias Subject = PassthroughSubject<Int, TestError>
     let scheduler = TestScheduler()
     let subject = Subject()
     var received: [Int] = []
-    let cancellable = subject.receive(on: scheduler).sink(receiveCompletion: { _ in }) {
-      received.append($0)
-      if $0 == 1 { subject.send(2) }
-    }
+    let cancellable = subject.receive(on: scheduler).sink(
+      receiveCompletion: { _ in },
+      receiveValue: {
+        received.append($0)
+        if $0 == 1 { subject.send(2) }
+      })
     scheduler.advance()
     subject.send(1)
     scheduler.advance()
@@ -128,7 +130,8 @@ private typealias Subject = PassthroughSubject<Int, TestError>
       let token = Token()
       weakToken = token
       cancellable = subject.handleEvents(receiveCancel: { cancelled = true })
-        .subscribe(on: scheduler).sink(receiveCompletion: { _ in _ = token }) { _ in _ = token }
+        .subscribe(on: scheduler).sink(
+          receiveCompletion: { _ in _ = token }, receiveValue: { _ in _ = token })
     }
     scheduler.advance()
     cancellable?.cancel()
@@ -202,10 +205,12 @@ private typealias Subject = PassthroughSubject<Int, TestError>
       let token = Token()
       weakToken = token
       cancellable = subject.delay(for: .seconds(1), scheduler: scheduler)
-        .sink(receiveCompletion: { _ in _ = token }) {
-          _ = token
-          received.append($0)
-        }
+        .sink(
+          receiveCompletion: { _ in _ = token },
+          receiveValue: {
+            _ = token
+            received.append($0)
+          })
     }
     subject.send(1)
     cancellable?.cancel()
@@ -291,10 +296,12 @@ private typealias Subject = PassthroughSubject<Int, TestError>
       let token = Token()
       weakToken = token
       cancellable = subject.debounce(for: .seconds(1), scheduler: scheduler)
-        .sink(receiveCompletion: { _ in _ = token }) {
-          _ = token
-          received.append($0)
-        }
+        .sink(
+          receiveCompletion: { _ in _ = token },
+          receiveValue: {
+            _ = token
+            received.append($0)
+          })
     }
     subject.send(1)
     #expect(scheduler.pendingCount == 1)
@@ -310,10 +317,12 @@ private typealias Subject = PassthroughSubject<Int, TestError>
     let subject = Subject()
     var received: [Int] = []
     let cancellable = subject.debounce(for: .seconds(1), scheduler: scheduler)
-      .sink(receiveCompletion: { _ in }) {
-        received.append($0)
-        if $0 == 1 { subject.send(2) }
-      }
+      .sink(
+        receiveCompletion: { _ in },
+        receiveValue: {
+          received.append($0)
+          if $0 == 1 { subject.send(2) }
+        })
     subject.send(1)
     scheduler.advance(by: .seconds(3))
     #expect(received == [1, 2])
@@ -394,10 +403,12 @@ private typealias Subject = PassthroughSubject<Int, TestError>
       let token = Token()
       weakToken = token
       cancellable = subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true)
-        .sink(receiveCompletion: { _ in _ = token }) {
-          _ = token
-          received.append($0)
-        }
+        .sink(
+          receiveCompletion: { _ in _ = token },
+          receiveValue: {
+            _ = token
+            received.append($0)
+          })
     }
     subject.send(1)
     cancellable?.cancel()
@@ -501,7 +512,7 @@ private typealias Subject = PassthroughSubject<Int, TestError>
           return .oops
         }
       )
-      .sink(receiveCompletion: { _ in _ = token }) { _ in _ = token }
+      .sink(receiveCompletion: { _ in _ = token }, receiveValue: { _ in _ = token })
     }
     #expect(scheduler.pendingCount == 1)
     cancellable?.cancel()
@@ -648,7 +659,7 @@ private typealias Subject = PassthroughSubject<Int, TestError>
       let token = Token()
       weakToken = token
       cancellable = subject.collect(.byTime(scheduler, .seconds(1)))
-        .sink(receiveCompletion: { _ in _ = token }) { _ in _ = token }
+        .sink(receiveCompletion: { _ in _ = token }, receiveValue: { _ in _ = token })
     }
     subject.send(1)
     #expect(scheduler.pendingCount == 1)

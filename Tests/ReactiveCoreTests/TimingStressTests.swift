@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import ReactiveCore
 import Synchronization
 import Testing
@@ -16,7 +17,14 @@ import Testing
     let count = Atomic<Int>(0)
     let finished = DispatchSemaphore(value: 0)
 
-    func visit() {
+    let primed = Atomic<Int>(0)
+
+    /// Records one delivery; negative values are priming probes, counted apart.
+    func visit(_ value: Int) {
+      if value < 0 {
+        primed.add(1, ordering: .sequentiallyConsistent)
+        return
+      }
       if inside.add(1, ordering: .sequentiallyConsistent).newValue != 1 {
         overlaps.add(1, ordering: .relaxed)
       }
@@ -25,13 +33,24 @@ import Testing
     }
   }
 
+  /// Sends priming values until one gets through, so the demand has reached the
+  /// subject (`receive(on:)` and `subscribe(on:)` hand it over asynchronously).
+  private func prime(_ subject: PassthroughSubject<Int, Never>, _ probe: OverlapProbe) {
+    while probe.primed.load(ordering: .sequentiallyConsistent) == 0 {
+      subject.send(-1)
+      sched_yield()
+    }
+  }
+
+  /// Subscribes, primes, then sends from several threads at once.
   private func hammer<P: Publisher>(
     _ make: (PassthroughSubject<Int, Never>) -> P
   ) -> OverlapProbe where P.Output == Int, P.Failure == Never {
     let subject = PassthroughSubject<Int, Never>()
     let probe = OverlapProbe()
     let cancellable = make(subject).sink(
-      receiveCompletion: { _ in probe.finished.signal() }, receiveValue: { _ in probe.visit() })
+      receiveCompletion: { _ in probe.finished.signal() }, receiveValue: { probe.visit($0) })
+    prime(subject, probe)
     DispatchQueue.concurrentPerform(iterations: Self.threads) { _ in
       for value in 0..<Self.perThread { subject.send(value) }
     }
@@ -63,23 +82,9 @@ import Testing
 
   @Test func subscribeOnWithConcurrentSenders() {
     let queue = DispatchQueue(label: "ripple.stress.subscribe", attributes: .concurrent)
-    let subject = PassthroughSubject<Int, Never>()
-    let probe = OverlapProbe()
-    let subscribed = DispatchSemaphore(value: 0)
-    let cancellable = subject.handleEvents(receiveRequest: { _ in subscribed.signal() })
-      .subscribe(on: queue)
-      .sink(
-        receiveCompletion: { _ in probe.finished.signal() },
-        receiveValue: { _ in probe.visit() })
-    #expect(subscribed.wait(timeout: .now() + 30) == .success)
-    DispatchQueue.concurrentPerform(iterations: Self.threads) { _ in
-      for value in 0..<Self.perThread { subject.send(value) }
-    }
-    subject.send(completion: .finished)
-    #expect(probe.finished.wait(timeout: .now() + 30) == .success)
+    let probe = hammer { $0.subscribe(on: queue) }
     #expect(probe.count.load(ordering: .relaxed) == Self.threads * Self.perThread)
     #expect(probe.overlaps.load(ordering: .relaxed) == 0)
-    cancellable.cancel()
   }
 
   /// Senders, a thread advancing virtual time and a canceller, all at once.
@@ -90,7 +95,7 @@ import Testing
       let scheduler = TestScheduler()
       let subject = PassthroughSubject<Int, Never>()
       let probe = OverlapProbe()
-      let cancellable = make(subject, scheduler).sink { _ in probe.visit() }
+      let cancellable = make(subject, scheduler).sink { _ in probe.visit(0) }
       DispatchQueue.concurrentPerform(iterations: 4) { index in
         switch index {
         case 0:

@@ -161,10 +161,10 @@ extension OperationQueue: Scheduler {
     options: SchedulerOptions?, _ action: @escaping () -> Void
   ) {
     let work = UncheckedSendableAction(action)
-    let queue = UncheckedOperationQueue(self)
+    let queue = LockedBox(self)
     DispatchQueue.global().asyncAfter(
       wallDeadline: .now() + max(date.date.timeIntervalSinceNow, 0)
-    ) { queue.queue.addOperation { work.action() } }
+    ) { queue.withLock { $0 }.addOperation { work.action() } }
   }
 
   /// Adds the action to the queue at `date` and then every `interval`, until cancelled.
@@ -182,9 +182,9 @@ extension OperationQueue: Scheduler {
     _ action: @escaping () -> Void
   ) -> any Cancellable {
     let work = UncheckedSendableAction(action)
-    let queue = UncheckedOperationQueue(self)
+    let queue = LockedBox(self)
     let timer = DispatchSource.makeTimerSource(queue: .global())
-    timer.setEventHandler { queue.queue.addOperation { work.action() } }
+    timer.setEventHandler { queue.withLock { $0 }.addOperation { work.action() } }
     timer.schedule(
       wallDeadline: .now() + max(date.date.timeIntervalSinceNow, 0),
       repeating: max(interval.timeInterval, 1e-9),
@@ -193,13 +193,4 @@ extension OperationQueue: Scheduler {
     let source = UncheckedSendableAction { timer.cancel() }
     return AnyCancellable { source.action() }
   }
-}
-
-/// Carries an `OperationQueue` into a Dispatch closure.
-///
-/// Unchecked `Sendable`: `OperationQueue` is documented thread-safe (operations may be
-/// added from any thread), though Foundation on Linux does not mark it `Sendable`.
-struct UncheckedOperationQueue: @unchecked Sendable {
-  let queue: OperationQueue
-  init(_ queue: OperationQueue) { self.queue = queue }
 }

@@ -189,14 +189,22 @@ extension RunLoop: Scheduler {
   }
 }
 
-/// Invalidates a Foundation `Timer` once.
+/// Invalidates a Foundation `Timer` once, then lets go of it.
 ///
-/// Unchecked `Sendable`: `Timer.invalidate()` may be called from any thread (Foundation
-/// removes the timer from its run loop under the run loop's own lock).
+/// Unchecked `Sendable`: the timer is only reached under `lock`, and
+/// `Timer.invalidate()` may be called from any thread.
 final class TimerInvalidation: Cancellable, @unchecked Sendable {
-  private let timer: Timer
+  /// The lock that guards `timer`.
+  private let lock = Lock()
+  private var timer: Timer?
 
   init(_ timer: Timer) { self.timer = timer }
 
-  func cancel() { timer.invalidate() }
+  func cancel() {
+    let taken = lock.withLock { () -> Timer? in
+      defer { timer = nil }
+      return timer
+    }
+    taken?.invalidate()
+  }
 }

@@ -6,7 +6,7 @@ import Testing
 /// Hammers subjects and cancellation from several threads; CI runs these under TSan.
 @Suite struct StressTests {
   static let threads = 8
-  static let perThread = 20_000
+  static let perThread = 100_000
 
   @Test func concurrentSendsAreAllDeliveredAndNeverOverlap() {
     let subject = PassthroughSubject<Int, Never>()

@@ -284,7 +284,7 @@ import Testing
   @Test func manyAttachDetachCyclesLeaveNoGrowth() throws {
     let root = RootScope()
     let node = Scope()
-    for _ in 0..<20_000 {
+    for _ in 0..<1_000_000 {
       try node.attach(to: root)
       node.detach()
     }

@@ -1,0 +1,157 @@
+import Foundation
+import MallocStats
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// RippleCompare: Ripple, OpenCombine and hand-written Swift, side by side, interleaved.
+//
+//   swift run -c release --package-path Benchmarks RippleCompare [--quick] [--json FILE]
+
+let arguments = CommandLine.arguments
+let quick = arguments.contains("--quick")
+let jsonPath = arguments.firstIndex(of: "--json").flatMap {
+  arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
+}
+let rounds = quick ? 3 : 9
+let scale = quick ? 0.05 : 1.0
+
+// Assigned at run time so whole-module optimisation cannot treat them as constants.
+Baselines.sink = { blackHole &+= $0 }
+Baselines.filter = { if $0 & 1 == 0 { Baselines.sink($0) } }
+Baselines.map = { Baselines.filter($0 &+ 1) }
+
+// glibc skips the atomic instructions in its locks while a process has one thread, which
+// flatters every lock; an idle second thread makes the measurement honest.
+Thread.detachNewThread { while true { sleep(1_000) } }
+usleep(10_000)
+
+let workloads: [Workload] = [
+  Workload(
+    name: "pipeline", operations: 10_000_000, ripple: RippleWorkloads.pipeline,
+    openCombine: OpenCombineWorkloads.pipeline, baseline: Baselines.closureChain),
+  Workload(
+    name: "subject_sink", operations: 10_000_000, ripple: RippleWorkloads.subjectSink,
+    openCombine: OpenCombineWorkloads.subjectSink, baseline: Baselines.closureCall),
+  Workload(
+    name: "sink_cancel", operations: 1_000_000, ripple: RippleWorkloads.sinkCancel,
+    openCombine: OpenCombineWorkloads.sinkCancel, baseline: nil),
+  Workload(
+    name: "fanout_1000", operations: 10_000_000, ripple: RippleWorkloads.fanout,
+    openCombine: OpenCombineWorkloads.fanout, baseline: Baselines.closureCall),
+  Workload(
+    name: "current_value_send", operations: 5_000_000, ripple: RippleWorkloads.currentValueSend,
+    openCombine: OpenCombineWorkloads.currentValueSend, baseline: Baselines.closureCall),
+  Workload(
+    name: "dedupe_scan", operations: 5_000_000, ripple: RippleWorkloads.dedupeScan,
+    openCombine: OpenCombineWorkloads.dedupeScan, baseline: Baselines.dedupeScan),
+  Workload(
+    name: "combine_latest", operations: 2_000_000, ripple: RippleWorkloads.combineLatest,
+    openCombine: nil, baseline: nil),
+  Workload(
+    name: "merge", operations: 2_000_000, ripple: RippleWorkloads.merge,
+    openCombine: nil, baseline: nil),
+  Workload(
+    name: "flat_map", operations: 1_000_000, ripple: RippleWorkloads.flatMap,
+    openCombine: OpenCombineWorkloads.flatMap, baseline: nil),
+  Workload(
+    name: "invalidating_equal_set", operations: 20_000_000,
+    ripple: RippleWorkloads.invalidatingEqualSet,
+    openCombine: nil, baseline: RippleWorkloads.plainSet),
+  Workload(
+    name: "invalidating_changed_set", operations: 5_000_000,
+    ripple: RippleWorkloads.invalidatingChangedSet,
+    openCombine: nil, baseline: RippleWorkloads.plainSet),
+  Workload(
+    name: "store_stage_notify", operations: 2_000_000, ripple: RippleWorkloads.storeStageNotify,
+    openCombine: nil, baseline: Baselines.mutexDictionaryWriteAndCall),
+  Workload(
+    name: "lineage_read_depth64", operations: 10_000_000,
+    ripple: RippleWorkloads.lineageReadDepth64,
+    openCombine: nil, baseline: RippleWorkloads.lineageOwnRead),
+  Workload(
+    name: "lineage_write_fanout", operations: 200_000, ripple: RippleWorkloads.lineageWriteFanout,
+    openCombine: nil, baseline: nil),
+]
+
+var results: [(String, Result)] = []
+for workload in workloads {
+  results.append((workload.name, measure(workload, rounds: rounds, scale: scale)))
+}
+
+// Scopes: activating a tree of n behaviors, per behavior, at two sizes.
+let scopeSizes = quick ? (1_000, 10_000) : (10_000, 100_000)
+let scopesSmall = median(
+  (0..<rounds).map { _ in nanoseconds(scopeSizes.0, RippleWorkloads.scopesActivate) })
+let scopesLarge = median(
+  (0..<rounds).map { _ in nanoseconds(scopeSizes.1, RippleWorkloads.scopesActivate) })
+results.append(("scopes_activate_10k", Result(ripple: scopesSmall)))
+results.append(("scopes_activate_100k", Result(ripple: scopesLarge)))
+
+// Memory per live sink: malloc's in-use bytes before and after 100k live sinks.
+func inUseBytes() -> Int { Int(ripple_malloc_in_use_bytes()) }
+func bytesPerSink(_ make: (Int) -> [Any]) -> Double {
+  let count = quick ? 20_000 : 100_000
+  let before = inUseBytes()
+  let live = make(count)
+  let after = inUseBytes()
+  withExtendedLifetime(live) {}
+  return Double(after - before) / Double(count)
+}
+let rippleBytes = bytesPerSink { RippleWorkloads.liveSinks($0) }
+let openCombineBytes = bytesPerSink { OpenCombineWorkloads.liveSinks($0) }
+results.append(("memory_per_sink", Result(ripple: rippleBytes, openCombine: openCombineBytes)))
+
+// Print the table.
+func format(_ value: Double?) -> String {
+  guard let value else { return "-" }
+  return String(format: value < 10 ? "%.2f" : "%.1f", value)
+}
+print(
+  "RippleCompare — median of \(rounds) interleaved rounds\(quick ? " (quick)" : "") · ns/op (memory_per_sink: bytes)"
+)
+print(
+  "workload".padding(toLength: 26, withPad: " ", startingAt: 0) + "ripple".leftPadded(10)
+    + "opencombine".leftPadded(13) + "baseline".leftPadded(10) + "÷OC".leftPadded(8)
+    + "÷base".leftPadded(8))
+var json: [String: [String: Double]] = [:]
+for (name, result) in results {
+  var entry: [String: Double] = ["ripple_ns": result.ripple]
+  var line =
+    name.padding(toLength: 26, withPad: " ", startingAt: 0) + format(result.ripple).leftPadded(10)
+  line += format(result.openCombine).leftPadded(13) + format(result.baseline).leftPadded(10)
+  if let openCombine = result.openCombine {
+    entry["opencombine_ns"] = openCombine
+    entry["ratio_vs_opencombine"] = result.ripple / openCombine
+  }
+  if let baseline = result.baseline {
+    entry["baseline_ns"] = baseline
+    entry["ratio_vs_baseline"] = result.ripple / baseline
+  }
+  line +=
+    format(entry["ratio_vs_opencombine"]).leftPadded(8)
+    + format(entry["ratio_vs_baseline"]).leftPadded(8)
+  print(line)
+  json[name] = entry
+}
+print(
+  "scopes_activate ratio 100k/10k (per behavior × 10): \(format(scopesLarge * Double(scopeSizes.1) / (scopesSmall * Double(scopeSizes.0))))"
+)
+print(
+  "count check: 1,000 sets then one render pass → \(RippleWorkloads.layoutsPerPassAfterThousandSets()) layout(s) per node"
+)
+print("checksum \(blackHole & 0xFF)")
+
+if let jsonPath {
+  let data = try JSONSerialization.data(
+    withJSONObject: ["workloads": json], options: [.prettyPrinted, .sortedKeys])
+  try data.write(to: URL(fileURLWithPath: jsonPath))
+  print("wrote \(jsonPath)")
+}
+
+extension String {
+  func leftPadded(_ width: Int) -> String {
+    count >= width ? " " + self : String(repeating: " ", count: width - count) + self
+  }
+}

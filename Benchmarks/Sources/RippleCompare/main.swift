@@ -41,37 +41,37 @@ let workloads: [Workload] = [
     name: "fanout_1000", operations: 10_000_000, ripple: RippleWorkloads.fanout,
     openCombine: OpenCombineWorkloads.fanout, baseline: Baselines.closureCall),
   Workload(
-    name: "current_value_send", operations: 5_000_000, ripple: RippleWorkloads.currentValueSend,
+    name: "current_value_send", operations: 2_000_000, ripple: RippleWorkloads.currentValueSend,
     openCombine: OpenCombineWorkloads.currentValueSend, baseline: Baselines.closureCall),
   Workload(
-    name: "dedupe_scan", operations: 5_000_000, ripple: RippleWorkloads.dedupeScan,
+    name: "dedupe_scan", operations: 2_000_000, ripple: RippleWorkloads.dedupeScan,
     openCombine: OpenCombineWorkloads.dedupeScan, baseline: Baselines.dedupeScan),
   Workload(
-    name: "combine_latest", operations: 2_000_000, ripple: RippleWorkloads.combineLatest,
+    name: "combine_latest", operations: 500_000, ripple: RippleWorkloads.combineLatest,
     openCombine: nil, baseline: nil),
   Workload(
-    name: "merge", operations: 2_000_000, ripple: RippleWorkloads.merge,
+    name: "merge", operations: 500_000, ripple: RippleWorkloads.merge,
     openCombine: nil, baseline: nil),
   Workload(
-    name: "flat_map", operations: 1_000_000, ripple: RippleWorkloads.flatMap,
+    name: "flat_map", operations: 200_000, ripple: RippleWorkloads.flatMap,
     openCombine: OpenCombineWorkloads.flatMap, baseline: nil),
   Workload(
-    name: "invalidating_equal_set", operations: 20_000_000,
+    name: "invalidating_equal_set", operations: 2_000_000,
     ripple: RippleWorkloads.invalidatingEqualSet,
     openCombine: nil, baseline: RippleWorkloads.plainSet),
   Workload(
-    name: "invalidating_changed_set", operations: 5_000_000,
+    name: "invalidating_changed_set", operations: 1_000_000,
     ripple: RippleWorkloads.invalidatingChangedSet,
     openCombine: nil, baseline: RippleWorkloads.plainSet),
   Workload(
-    name: "store_stage_notify", operations: 2_000_000, ripple: RippleWorkloads.storeStageNotify,
+    name: "store_stage_notify", operations: 500_000, ripple: RippleWorkloads.storeStageNotify,
     openCombine: nil, baseline: Baselines.mutexDictionaryWriteAndCall),
   Workload(
-    name: "lineage_read_depth64", operations: 10_000_000,
+    name: "lineage_read_depth64", operations: 1_000_000,
     ripple: RippleWorkloads.lineageReadDepth64,
     openCombine: nil, baseline: RippleWorkloads.lineageOwnRead),
   Workload(
-    name: "lineage_write_fanout", operations: 200_000, ripple: RippleWorkloads.lineageWriteFanout,
+    name: "lineage_write_fanout", operations: 50_000, ripple: RippleWorkloads.lineageWriteFanout,
     openCombine: nil, baseline: nil),
 ]
 

@@ -15,12 +15,10 @@
 ///   views, nodes are confined to one thread at a time.
 @propertyWrapper
 public struct Invalidating<Value> {
+  // The state lives in a box reached through one read-only key-path projection per
+  // access; mutating through the storage key path cost two more projections per set.
   @usableFromInline
-  var value: Value
-  @usableFromInline
-  let invalidations: [any RenderNodeInvalidating]
-  @usableFromInline
-  let isEqual: (Value, Value) -> Bool
+  let box: InvalidatingBox<Value>
 
   /// Creates an invalidating property for an `Equatable` value.
   ///
@@ -53,9 +51,7 @@ public struct Invalidating<Value> {
     wrappedValue: Value, options: [any RenderNodeInvalidating],
     isEqual: @escaping (Value, Value) -> Bool
   ) {
-    value = wrappedValue
-    invalidations = options
-    self.isEqual = isEqual
+    box = InvalidatingBox(value: wrappedValue, invalidations: options, isEqual: isEqual)
   }
 
   private static func list<each Option: RenderNodeInvalidating>(
@@ -83,14 +79,32 @@ public struct Invalidating<Value> {
     wrapped wrappedKeyPath: ReferenceWritableKeyPath<Node, Value>,
     storage storageKeyPath: ReferenceWritableKeyPath<Node, Invalidating<Value>>
   ) -> Value {
-    get { node[keyPath: storageKeyPath].value }
+    get { node[keyPath: storageKeyPath].box.value }
     set {
-      let oldValue = node[keyPath: storageKeyPath].value
-      node[keyPath: storageKeyPath].value = newValue
-      let storage = node[keyPath: storageKeyPath]
-      guard !storage.isEqual(oldValue, newValue) else { return }
-      for invalidation in storage.invalidations { invalidation.invalidate(node: node) }
+      let box = node[keyPath: storageKeyPath].box
+      let oldValue = box.value
+      box.value = newValue
+      guard !box.isEqual(oldValue, newValue) else { return }
+      for invalidation in box.invalidations { invalidation.invalidate(node: node) }
     }
+  }
+}
+
+/// The storage of one `@Invalidating` property. Nodes are confined to one thread, so it
+/// needs no lock.
+@usableFromInline
+final class InvalidatingBox<Value> {
+  @usableFromInline
+  var value: Value
+  @usableFromInline
+  let invalidations: [any RenderNodeInvalidating]
+  @usableFromInline
+  let isEqual: (Value, Value) -> Bool
+
+  init(value: Value, invalidations: [any RenderNodeInvalidating], isEqual: @escaping (Value, Value) -> Bool) {
+    self.value = value
+    self.invalidations = invalidations
+    self.isEqual = isEqual
   }
 }
 

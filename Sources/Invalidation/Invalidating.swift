@@ -101,7 +101,10 @@ final class InvalidatingBox<Value> {
   @usableFromInline
   let isEqual: (Value, Value) -> Bool
 
-  init(value: Value, invalidations: [any RenderNodeInvalidating], isEqual: @escaping (Value, Value) -> Bool) {
+  init(
+    value: Value, invalidations: [any RenderNodeInvalidating],
+    isEqual: @escaping (Value, Value) -> Bool
+  ) {
     self.value = value
     self.invalidations = invalidations
     self.isEqual = isEqual

@@ -12,11 +12,12 @@ extension Store {
   @discardableResult
   public func registerObserver<Value: Sendable>(
     for key: StoreKey<Value>, on scheduler: (any Scheduler & Sendable)? = nil,
-    _ body: @escaping @Sendable (Mutation<Value>) -> Void
+    _ body: @escaping (Mutation<Value>) -> Void
   ) -> ObserverReceipt {
+    let body = UncheckedObserver(body)
     let typed: @Sendable (AnyMutation) -> Void = { mutation in
       guard let newValue = mutation.newValue as? Value else { return }
-      body(
+      body.call(
         Mutation(
           key: key, oldValue: mutation.oldValue as? Value, newValue: newValue,
           timestamp: mutation.timestamp))
@@ -39,9 +40,10 @@ extension Store {
   @discardableResult
   public func registerObserver(
     for keys: [AnyStoreKey], on scheduler: (any Scheduler & Sendable)? = nil,
-    _ body: @escaping @Sendable (AnyMutation) -> Void
+    _ body: @escaping (AnyMutation) -> Void
   ) -> ObserverReceipts {
-    let deliver = Self.deliver(body, on: scheduler)
+    let body = UncheckedObserver(body)
+    let deliver = Self.deliver({ body.call($0) }, on: scheduler)
     return ObserverReceipts(receipts: keys.map { register($0.name, deliver: deliver) }, store: self)
   }
 
@@ -116,4 +118,12 @@ extension Store {
       continuation.onTermination = { [weak self] _ in self?.retireObserver(receipt) }
     }
   }
+}
+
+/// Carries an observer closure, which (like a `sink` closure) need not be `@Sendable`,
+/// into the store. The store runs observers one at a time; running one on the thread
+/// that commits is the documented contract, as with Combine's subscribers.
+struct UncheckedObserver<Argument>: @unchecked Sendable {
+  let call: (Argument) -> Void
+  init(_ call: @escaping (Argument) -> Void) { self.call = call }
 }

@@ -21,7 +21,9 @@ import ReactiveCore
 /// - A retired observer receives nothing committed after ``retireObserver(_:)`` returns,
 ///   and is released.
 ///
-/// - Note: Thread-safe. `Store` is `Sendable`; observer closures are `@Sendable`.
+/// - Note: Thread-safe. `Store` is `Sendable`. Observer closures, like `sink` closures,
+///   need not be `@Sendable`: they run one at a time, on the thread that commits (or on
+///   the scheduler you pass), so make whatever they touch safe for that thread.
 public final class Store: Sendable {
   /// The store that the key-centric spelling (`StoreKey.someBool.stageValue(true)`) uses.
   public static let shared = Store()

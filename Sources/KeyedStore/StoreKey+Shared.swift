@@ -31,7 +31,7 @@ extension StoreKey {
   ///
   /// - Returns: A receipt for ``retireObserver(_:)``.
   @discardableResult
-  public func registerObserver(_ body: @escaping @Sendable (Mutation<Value>) -> Void)
+  public func registerObserver(_ body: @escaping (Mutation<Value>) -> Void)
     -> ObserverReceipt
   {
     Store.shared.registerObserver(for: self, body)
@@ -59,7 +59,7 @@ extension Array where Element == AnyStoreKey {
   ///
   /// - Returns: The receipts, with `retireAll()`.
   @discardableResult
-  public func registerObservers(_ body: @escaping @Sendable (AnyMutation) -> Void)
+  public func registerObservers(_ body: @escaping (AnyMutation) -> Void)
     -> ObserverReceipts
   {
     Store.shared.registerObserver(for: self, body)

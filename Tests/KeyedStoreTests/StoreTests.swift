@@ -220,3 +220,34 @@ import Testing
     #expect(seen.values == [true])
   }
 }
+
+@Suite struct PlainClosureObserverTests {
+  @Test func observersNeedNotBeSendable() {
+    let store = Store()
+    var seen: [Int] = []
+    let receipt = store.registerObserver(for: .someInt) { seen.append($0.newValue) }
+    store.stage(1, for: .someInt)
+    store.stage(2, for: .someInt)
+    store.retireObserver(receipt)
+    store.stage(3, for: .someInt)
+    #expect(seen == [1, 2])
+    var names: [String] = []
+    let receipts = store.registerObserver(for: [AnyStoreKey(.someBool)]) {
+      names.append($0.key.name)
+    }
+    store.stage(true, for: .someBool)
+    receipts.retireAll()
+    #expect(names == ["someBool"])
+  }
+}
+
+@Suite struct SharedSpellingPlainClosureTests {
+  @Test func keyCentricObserversNeedNotBeSendable() {
+    var seen: [Int] = []
+    let key = StoreKey<Int>("plainClosureShared")
+    let receipt = key.registerObserver { seen.append($0.newValue) }
+    key.stageValue(5)
+    key.retireObserver(receipt)
+    #expect(seen == [5])
+  }
+}

@@ -1,23 +1,43 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 /// Ripple's benchmarks: a separate package, so that Ripple's users never resolve
-/// OpenCombine. Run with `swift run -c release --package-path Benchmarks RippleCompare`.
+/// OpenCombine or a benchmark harness.
+///
+/// - `swift run -c release --package-path Benchmarks RippleCompare` — Ripple, OpenCombine
+///   and hand-written Swift side by side, as ratios.
+/// - `swift package --package-path Benchmarks benchmark` — the ordo-one suite (wall time
+///   and malloc counts) for regression tracking.
 let package = Package(
   name: "Ripple.Benchmarks",
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   dependencies: [
     .package(name: "Ripple", path: ".."),
     .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+    .package(
+      url: "https://github.com/ordo-one/benchmark", exact: "1.38.1",
+      traits: ["MallocInterposer"]),
   ],
   targets: [
-    .executableTarget(
-      name: "RippleCompare",
+    .target(
+      name: "Workloads",
       dependencies: [
         .product(name: "Ripple", package: "Ripple"),
         .product(name: "OpenCombine", package: "OpenCombine"),
-        "MallocStats",
       ]
+    ),
+    .executableTarget(
+      name: "RippleCompare",
+      dependencies: ["Workloads", "MallocStats"]
+    ),
+    .executableTarget(
+      name: "RippleBenchmarks",
+      dependencies: [
+        "Workloads",
+        .product(name: "Benchmark", package: "benchmark"),
+      ],
+      path: "Benchmarks/RippleBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
     .target(name: "MallocStats"),
   ],

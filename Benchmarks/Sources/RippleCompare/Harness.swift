@@ -1,7 +1,5 @@
 import Dispatch
-
-/// A value every workload folds its results into, so the optimiser cannot drop work.
-nonisolated(unsafe) var blackHole = 0
+import Workloads
 
 /// One way to run a workload: it performs `n` operations and returns nothing.
 typealias Run = (_ n: Int) -> Void

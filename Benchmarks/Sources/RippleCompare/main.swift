@@ -1,5 +1,6 @@
 import Foundation
 import MallocStats
+import Workloads
 
 #if canImport(Glibc)
   import Glibc

@@ -1,41 +1,41 @@
 import OpenCombine
 
 /// OpenCombine's side of the ReactiveCore workloads.
-enum OpenCombineWorkloads {
-  static func pipeline(_ n: Int) {
+public enum OpenCombineWorkloads {
+  public static func pipeline(_ n: Int) {
     let subject = PassthroughSubject<Int, Never>()
     let cancellable = subject.map { $0 &+ 1 }.filter { $0 & 1 == 0 }.sink { blackHole &+= $0 }
     for i in 0..<n { subject.send(i) }
     cancellable.cancel()
   }
 
-  static func subjectSink(_ n: Int) {
+  public static func subjectSink(_ n: Int) {
     let subject = PassthroughSubject<Int, Never>()
     let cancellable = subject.sink { blackHole &+= $0 }
     for i in 0..<n { subject.send(i) }
     cancellable.cancel()
   }
 
-  static func sinkCancel(_ n: Int) {
+  public static func sinkCancel(_ n: Int) {
     let subject = PassthroughSubject<Int, Never>()
     for _ in 0..<n { subject.sink { blackHole &+= $0 }.cancel() }
   }
 
-  static func fanout(_ n: Int) {
+  public static func fanout(_ n: Int) {
     let subject = PassthroughSubject<Int, Never>()
     let cancellables = (0..<1_000).map { _ in subject.sink { blackHole &+= $0 } }
     for i in 0..<(n / 1_000) { subject.send(i) }
     for cancellable in cancellables { cancellable.cancel() }
   }
 
-  static func currentValueSend(_ n: Int) {
+  public static func currentValueSend(_ n: Int) {
     let subject = CurrentValueSubject<Int, Never>(0)
     let cancellable = subject.sink { blackHole &+= $0 }
     for i in 0..<n { subject.send(i) }
     cancellable.cancel()
   }
 
-  static func dedupeScan(_ n: Int) {
+  public static func dedupeScan(_ n: Int) {
     let subject = PassthroughSubject<Int, Never>()
     let cancellable = subject.removeDuplicates().scan(0, &+).sink { blackHole &+= $0 }
     for i in 0..<n { subject.send(i >> 1) }
@@ -44,14 +44,14 @@ enum OpenCombineWorkloads {
 
   // OpenCombine 0.14 has no combineLatest or merge: those rows have no OpenCombine column.
 
-  static func flatMap(_ n: Int) {
+  public static func flatMap(_ n: Int) {
     let subject = PassthroughSubject<Int, Never>()
     let cancellable = subject.flatMap { Just($0) }.sink { blackHole &+= $0 }
     for i in 0..<n { subject.send(i) }
     cancellable.cancel()
   }
 
-  static func liveSinks(_ count: Int) -> [AnyCancellable] {
+  public static func liveSinks(_ count: Int) -> [AnyCancellable] {
     let subject = PassthroughSubject<Int, Never>()
     return (0..<count).map { _ in subject.sink { blackHole &+= $0 } }
   }

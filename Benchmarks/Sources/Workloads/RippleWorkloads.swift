@@ -1,48 +1,48 @@
 import Ripple
 
 /// Ripple's side of each workload.
-enum RippleWorkloads {
-  static func pipeline(_ n: Int) {
+public enum RippleWorkloads {
+  public static func pipeline(_ n: Int) {
     let subject = PassthroughSubject<Int, Never>()
     let cancellable = subject.map { $0 &+ 1 }.filter { $0 & 1 == 0 }.sink { blackHole &+= $0 }
     for i in 0..<n { subject.send(i) }
     cancellable.cancel()
   }
 
-  static func subjectSink(_ n: Int) {
+  public static func subjectSink(_ n: Int) {
     let subject = PassthroughSubject<Int, Never>()
     let cancellable = subject.sink { blackHole &+= $0 }
     for i in 0..<n { subject.send(i) }
     cancellable.cancel()
   }
 
-  static func sinkCancel(_ n: Int) {
+  public static func sinkCancel(_ n: Int) {
     let subject = PassthroughSubject<Int, Never>()
     for _ in 0..<n { subject.sink { blackHole &+= $0 }.cancel() }
   }
 
-  static func fanout(_ n: Int) {
+  public static func fanout(_ n: Int) {
     let subject = PassthroughSubject<Int, Never>()
     let cancellables = (0..<1_000).map { _ in subject.sink { blackHole &+= $0 } }
     for i in 0..<(n / 1_000) { subject.send(i) }
     for cancellable in cancellables { cancellable.cancel() }
   }
 
-  static func currentValueSend(_ n: Int) {
+  public static func currentValueSend(_ n: Int) {
     let subject = CurrentValueSubject<Int, Never>(0)
     let cancellable = subject.sink { blackHole &+= $0 }
     for i in 0..<n { subject.send(i) }
     cancellable.cancel()
   }
 
-  static func dedupeScan(_ n: Int) {
+  public static func dedupeScan(_ n: Int) {
     let subject = PassthroughSubject<Int, Never>()
     let cancellable = subject.removeDuplicates().scan(0, &+).sink { blackHole &+= $0 }
     for i in 0..<n { subject.send(i >> 1) }
     cancellable.cancel()
   }
 
-  static func combineLatest(_ n: Int) {
+  public static func combineLatest(_ n: Int) {
     let a = PassthroughSubject<Int, Never>()
     let b = PassthroughSubject<Int, Never>()
     let cancellable = a.combineLatest(b).sink { blackHole &+= $0.0 &+ $0.1 }
@@ -53,7 +53,7 @@ enum RippleWorkloads {
     cancellable.cancel()
   }
 
-  static func merge(_ n: Int) {
+  public static func merge(_ n: Int) {
     let a = PassthroughSubject<Int, Never>()
     let b = PassthroughSubject<Int, Never>()
     let cancellable = a.merge(with: b).sink { blackHole &+= $0 }
@@ -64,52 +64,52 @@ enum RippleWorkloads {
     cancellable.cancel()
   }
 
-  static func flatMap(_ n: Int) {
+  public static func flatMap(_ n: Int) {
     let subject = PassthroughSubject<Int, Never>()
     let cancellable = subject.flatMap { Just($0) }.sink { blackHole &+= $0 }
     for i in 0..<n { subject.send(i) }
     cancellable.cancel()
   }
 
-  static func liveSinks(_ count: Int) -> [AnyCancellable] {
+  public static func liveSinks(_ count: Int) -> [AnyCancellable] {
     let subject = PassthroughSubject<Int, Never>()
     return (0..<count).map { _ in subject.sink { blackHole &+= $0 } }
   }
 
-  final class Node: HeadlessNode {
+  public final class Node: HeadlessNode {
     @Invalidating(.layout) var width = 1.0
     var plainWidth = 1.0
   }
 
-  nonisolated(unsafe) static let node = Node(frame: Rect(x: 0, y: 0, width: 10, height: 1))
+  nonisolated(unsafe) public static let node = Node(frame: Rect(x: 0, y: 0, width: 10, height: 1))
 
-  static func invalidatingEqualSet(_ n: Int) {
+  public static func invalidatingEqualSet(_ n: Int) {
     let node = node
     for _ in 0..<n { node.width = 1.0 }
   }
 
-  static func invalidatingChangedSet(_ n: Int) {
+  public static func invalidatingChangedSet(_ n: Int) {
     let node = node
     for i in 0..<n { node.width = Double(i) }
   }
 
   /// The baseline: the same class, a plain stored property, not inlined away.
   @inline(never)
-  static func plainSet(_ n: Int) {
+  public static func plainSet(_ n: Int) {
     let node = opaqueNode()
     for _ in 0..<n { setPlain(node, 1.0) }
     blackHole &+= Int(node.plainWidth)
   }
 
   @inline(never)
-  static func opaqueNode() -> Node { node }
+  public static func opaqueNode() -> Node { node }
 
   /// A setter call that cannot be folded away, as an `@Invalidating` setter cannot.
   @inline(never)
-  static func setPlain(_ node: Node, _ value: Double) { node.plainWidth = value }
+  public static func setPlain(_ node: Node, _ value: Double) { node.plainWidth = value }
 
   /// 1,000 sets then one render pass: how many layouts ran per node.
-  static func layoutsPerPassAfterThousandSets() -> Int {
+  public static func layoutsPerPassAfterThousandSets() -> Int {
     let node = Node(frame: Rect(x: 0, y: 0, width: 10, height: 1))
     node.renderPass()
     let before = node.layoutCount
@@ -118,60 +118,60 @@ enum RippleWorkloads {
     return node.layoutCount - before
   }
 
-  static let store = Store()
-  static let key = StoreKey<Int>("benchmark")
-  static let receipt = store.registerObserver(for: key) { blackHole &+= $0.newValue }
+  public static let store = Store()
+  public static let key = StoreKey<Int>("benchmark")
+  public static let receipt = store.registerObserver(for: key) { blackHole &+= $0.newValue }
 
-  static func storeStageNotify(_ n: Int) {
+  public static func storeStageNotify(_ n: Int) {
     _ = receipt
     for i in 0..<n { store.stage(i, for: key) }
   }
 
-  final class Style: Ancestor {
+  public final class Style: Ancestor {
     @Inherited var size: Int = 12
   }
 
-  nonisolated(unsafe) static let styleRoot: Style = {
+  nonisolated(unsafe) public static let styleRoot: Style = {
     let root = Style()
     root.size = 14
     return root
   }()
-  nonisolated(unsafe) static let deepStyle: Style = {
+  nonisolated(unsafe) public static let deepStyle: Style = {
     var node = styleRoot
     for _ in 0..<64 { node = node.descendant() }
     return node
   }()
-  nonisolated(unsafe) static let ownStyle: Style = {
+  nonisolated(unsafe) public static let ownStyle: Style = {
     let own = Style()
     own.size = 3
     return own
   }()
 
-  static func lineageReadDepth64(_ n: Int) {
+  public static func lineageReadDepth64(_ n: Int) {
     let node = deepStyle
     for _ in 0..<n { blackHole &+= node.size }
   }
 
-  static func lineageOwnRead(_ n: Int) {
+  public static func lineageOwnRead(_ n: Int) {
     let node = ownStyle
     for _ in 0..<n { blackHole &+= node.size }
   }
 
-  nonisolated(unsafe) static let fanoutRoot: Style = {
+  nonisolated(unsafe) public static let fanoutRoot: Style = {
     let root = Style()
     for _ in 0..<100 { _ = root.descendant() }
     return root
   }()
-  nonisolated(unsafe) static let fanoutChildren: [Style] = (0..<100).map { _ in
+  nonisolated(unsafe) public static let fanoutChildren: [Style] = (0..<100).map { _ in
     fanoutRoot.descendant()
   }
 
-  static func lineageWriteFanout(_ n: Int) {
+  public static func lineageWriteFanout(_ n: Int) {
     _ = fanoutChildren
     for i in 0..<n { fanoutRoot.size = i }
   }
 
-  static func scopesActivate(_ count: Int) {
+  public static func scopesActivate(_ count: Int) {
     let scope = Scope()
     for _ in 0..<count { try? AnonymousBehavior { _ in }.attach(to: scope) }
     let root = RootScope()

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -6,38 +8,40 @@
   import Darwin
 #endif
 
-/// A recursive mutex that serializes deliveries to one subscriber.
+/// A recursive mutex that serializes deliveries to one subscriber, stored inline in its
+/// owner like ``Lock``.
 ///
 /// Deliveries to a subscriber must never overlap, yet a subscriber may send to the
 /// publisher it is subscribed to from inside a delivery (re-entrant `send`). A recursive
-/// lock gives both: other threads wait, the delivering thread may nest.
+/// lock gives both: other threads wait, the delivering thread may nest. The owner is an
+/// atomic only so that other threads may read it; only the owning thread writes it, and
+/// a nested entry leaves it alone.
 @usableFromInline
-package final class RecursiveLock: @unchecked Sendable {
-  // The pthread mutex lives on the heap because it must never move once initialised.
+package struct RecursiveLock: ~Copyable, @unchecked Sendable {
   @usableFromInline
-  let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  let lock = Lock()
+  @usableFromInline
+  let owner = Atomic<UInt>(0)
 
   /// Creates an unlocked recursive lock.
-  @usableFromInline
-  package init() {
-    mutex = .allocate(capacity: 1)
-    var attributes = pthread_mutexattr_t()
-    pthread_mutexattr_init(&attributes)
-    pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-    pthread_mutex_init(mutex, &attributes)
-    pthread_mutexattr_destroy(&attributes)
-  }
+  @inlinable
+  package init() {}
 
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deallocate()
-  }
+  /// The calling thread's identity, never zero.
+  @inlinable @inline(__always)
+  static var currentThread: UInt { UInt(bitPattern: Int(bitPattern: pthread_self())) }
 
   /// Runs `body` while holding the lock; the same thread may enter again from `body`.
   @inlinable @inline(__always)
   package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
+    let me = Self.currentThread
+    if owner.load(ordering: .relaxed) == me { return try body() }
+    lock.lock()
+    owner.store(me, ordering: .relaxed)
+    defer {
+      owner.store(0, ordering: .relaxed)
+      lock.unlock()
+    }
     return try body()
   }
 }

@@ -123,8 +123,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "demand must be greater than zero")
     guard let upstream = lock.withLock({ status.subscription }) else { return }
-    scheduler.schedule(options: options) { [upstreamLock] in
-      upstreamLock.withLock { upstream.request(demand) }
+    scheduler.schedule(options: options) {
+      self.upstreamLock.withLock { upstream.request(demand) }
     }
   }
 
@@ -137,8 +137,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
       return status.subscription
     }
     guard let upstream else { return }
-    scheduler.schedule(options: options) { [upstreamLock] in
-      upstreamLock.withLock { upstream.cancel() }
+    scheduler.schedule(options: options) {
+      self.upstreamLock.withLock { upstream.cancel() }
     }
   }
 

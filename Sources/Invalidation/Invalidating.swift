@@ -15,8 +15,9 @@
 ///   views, nodes are confined to one thread at a time.
 @propertyWrapper
 public struct Invalidating<Value> {
-  // The state lives in a box reached through one read-only key-path projection per
-  // access; mutating through the storage key path cost two more projections per set.
+  // The state lives in a box. The enclosing-instance subscripts below are always inlined
+  // into the node's accessor, where the storage key path is a literal the optimizer folds
+  // into a plain field load: a set then costs a load, a store and a comparison.
   @usableFromInline
   let box: InvalidatingBox<Value>
 
@@ -28,8 +29,8 @@ public struct Invalidating<Value> {
   public init<each Option: RenderNodeInvalidating>(
     wrappedValue: Value, _ invalidations: repeat each Option
   ) where Value: Equatable {
-    self.init(
-      wrappedValue: wrappedValue, options: Self.list(repeat each invalidations), isEqual: ==)
+    box = InvalidatingBox(
+      value: wrappedValue, invalidations: Self.list(repeat each invalidations), isEqual: nil)
   }
 
   /// Creates an invalidating property that decides equality with a closure, for values
@@ -43,15 +44,8 @@ public struct Invalidating<Value> {
     wrappedValue: Value, _ invalidations: repeat each Option,
     isEqual: @escaping (Value, Value) -> Bool
   ) {
-    self.init(
-      wrappedValue: wrappedValue, options: Self.list(repeat each invalidations), isEqual: isEqual)
-  }
-
-  private init(
-    wrappedValue: Value, options: [any RenderNodeInvalidating],
-    isEqual: @escaping (Value, Value) -> Bool
-  ) {
-    box = InvalidatingBox(value: wrappedValue, invalidations: options, isEqual: isEqual)
+    box = InvalidatingBox(
+      value: wrappedValue, invalidations: Self.list(repeat each invalidations), isEqual: isEqual)
   }
 
   private static func list<each Option: RenderNodeInvalidating>(
@@ -73,7 +67,7 @@ public struct Invalidating<Value> {
   }
 
   /// Reads and writes the value through the enclosing node, invalidating it on change.
-  @inlinable
+  @inlinable @inline(__always)
   public static subscript<Node: RenderNode>(
     _enclosingInstance node: Node,
     wrapped wrappedKeyPath: ReferenceWritableKeyPath<Node, Value>,
@@ -81,11 +75,18 @@ public struct Invalidating<Value> {
   ) -> Value {
     get { node[keyPath: storageKeyPath].box.value }
     set {
-      let box = node[keyPath: storageKeyPath].box
+      // The node owns the box and outlives this call, so holding it is a wasted retain.
+      unowned(unsafe) let box = node[keyPath: storageKeyPath].box
       let oldValue = box.value
       box.value = newValue
-      guard !box.isEqual(oldValue, newValue) else { return }
-      for invalidation in box.invalidations { invalidation.invalidate(node: node) }
+      let unchanged =
+        if box.comparesWithEquatable {
+          // Once specialised for the concrete type, the cast folds away and `==` is inlined.
+          equalAsEquatable(oldValue, newValue)
+        } else {
+          box.isEqual!(oldValue, newValue)
+        }
+      if !unchanged { box.invalidate(node) }
     }
   }
 }
@@ -94,21 +95,47 @@ public struct Invalidating<Value> {
 /// needs no lock.
 @usableFromInline
 final class InvalidatingBox<Value> {
+  // Confined to the node's thread, like the node, so the dynamic exclusivity check (a
+  // runtime call on every access) buys nothing.
   @usableFromInline
+  @exclusivity(unchecked)
   var value: Value
   @usableFromInline
   let invalidations: [any RenderNodeInvalidating]
+  /// The caller's equality, or `nil` for an `Equatable` value's own `==`.
   @usableFromInline
-  let isEqual: (Value, Value) -> Bool
+  let isEqual: ((Value, Value) -> Bool)?
+  // Tested before touching `isEqual`, so the common path never copies a closure.
+  @usableFromInline
+  let comparesWithEquatable: Bool
 
   init(
     value: Value, invalidations: [any RenderNodeInvalidating],
-    isEqual: @escaping (Value, Value) -> Bool
+    isEqual: ((Value, Value) -> Bool)?
   ) {
     self.value = value
     self.invalidations = invalidations
     self.isEqual = isEqual
+    comparesWithEquatable = isEqual == nil
   }
+
+  /// Runs every invalidation, in order. Kept out of line so that the inlined setter stays
+  /// small.
+  @usableFromInline
+  @inline(never)
+  func invalidate(_ node: some RenderNode) {
+    for invalidation in invalidations { invalidation.invalidate(node: node) }
+  }
+}
+
+/// `==` for a value known at run time to be `Equatable`. Opening the existential in a
+/// local generic function is the form the optimizer folds, once specialised, into the
+/// concrete type's `==` with no cast left (a separate generic function is not folded).
+@inlinable @inline(__always)
+func equalAsEquatable<Value>(_ lhs: Value, _ rhs: Value) -> Bool {
+  func equal<Known: Equatable>(_ lhs: Known, _ rhs: Value) -> Bool { lhs == (rhs as! Known) }
+  let equatable: any Equatable = lhs as! any Equatable
+  return equal(equatable, rhs)
 }
 
 /// The backport's name for ``Invalidating``, so code written against ViewInvalidating

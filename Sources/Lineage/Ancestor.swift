@@ -127,17 +127,20 @@ open class Ancestor {
   {
     LineageStore.lock.withLock {
       guard let slot = slots[keyPath] else { return true }
-      return slot.own == nil && !slot.stopped
+      return !slot.hasOwnValue && !slot.stopped
     }
   }
 
   private func setStopped<Root: Ancestor, Value>(
     _ stopped: Bool, _ keyPath: ReferenceWritableKeyPath<Root, Value>
   ) {
+    // Reading the property registers its storage under this key path.
+    guard let root = self as? Root else { return }
+    _ = root[keyPath: keyPath]
     let sends = LineageStore.lock.withLock { () -> [() -> Void] in
-      let slot = slot(for: keyPath)
+      guard let slot = slots[keyPath] else { return [] }
       slot.stopped = stopped
-      if !stopped { slot.own = nil }
+      if !stopped { slot.clearOwnValue() }
       var sends: [() -> Void] = []
       refreshSubtree(key: keyPath, fromAncestor: false, into: &sends)
       return sends
@@ -146,30 +149,6 @@ open class Ancestor {
   }
 
   // MARK: Storage (lock held)
-
-  func slot(for key: AnyKeyPath) -> Slot {
-    if let slot = slots[key] { return slot }
-    let slot = Slot()
-    slots[key] = slot
-    return slot
-  }
-
-  /// The effective value of `key`: own, else (unless stopped) the ancestor's, else
-  /// `defaultValue`. Caches the result on every instance it passes.
-  func resolve(_ key: AnyKeyPath, defaultValue: Any) -> Any {
-    if let slot = slots[key] {
-      if slot.defaultValue == nil { slot.defaultValue = defaultValue }
-      if let own = slot.own { return own }
-      if slot.isCacheValid { return slot.cached! }
-      if slot.stopped { return defaultValue }
-    }
-    let value = parentNode?.resolve(key, defaultValue: defaultValue) ?? defaultValue
-    let slot = slot(for: key)
-    if slot.defaultValue == nil { slot.defaultValue = defaultValue }
-    slot.cached = value
-    slot.isCacheValid = true
-    return value
-  }
 
   /// Invalidates cached values of `key` (or every key) in this subtree and collects the
   /// publisher sends for effective values that changed. Descendants with their own value
@@ -192,7 +171,7 @@ open class Ancestor {
     childNodes.removeAll { $0.value == nil }
     for child in childNodes {
       guard let child = child.value else { continue }
-      if let key, let slot = child.slots[key], slot.own != nil || slot.stopped { continue }
+      if let key, let slot = child.slots[key], slot.hasOwnValue || slot.stopped { continue }
       child.refreshSubtree(key: key, fromAncestor: true, into: &sends)
     }
   }

@@ -15,25 +15,24 @@ import ReactiveCore
 /// changes nothing observable.
 @propertyWrapper
 public struct Inherited<Value> {
+  // Each instance's wrapper owns the box that holds its state; the accessors below are
+  // inlined into the class, where the storage key path folds into a field load, so a
+  // read is one lock and a cached value.
   @usableFromInline
-  let defaultValue: Value
-  @usableFromInline
-  let isUnset: @Sendable (Value) -> Bool
+  let box: InheritedBox<Value>
 
   /// Creates an inheritable property whose value at the root is `wrappedValue`.
   ///
   /// - Parameter wrappedValue: The default, used when no instance up the chain set one.
   public init(wrappedValue: Value) {
-    defaultValue = wrappedValue
     // An optional declared without an initializer arrives here as `nil`; setting it back
     // to `nil` must unset it.
-    isUnset = { ($0 as? any OptionalValue)?.isNone ?? false }
+    box = InheritedBox(defaultValue: wrappedValue) { ($0 as? any OptionalValue)?.isNone ?? false }
   }
 
   /// Creates an inheritable optional property, `nil` until set here or above.
   public init<Wrapped>() where Value == Wrapped? {
-    defaultValue = nil
-    isUnset = { $0 == nil }
+    box = InheritedBox(defaultValue: nil) { $0 == nil }
   }
 
   /// `@Inherited` is only available on properties of ``Ancestor`` subclasses.
@@ -46,30 +45,21 @@ public struct Inherited<Value> {
   }
 
   /// Reads the effective value, or sets the instance's own value.
+  @inlinable @inline(__always)
   public static subscript<Root: Ancestor>(
     _enclosingInstance instance: Root,
     wrapped wrappedKeyPath: ReferenceWritableKeyPath<Root, Value>,
     storage storageKeyPath: ReferenceWritableKeyPath<Root, Inherited<Value>>
   ) -> Value {
     get {
-      let defaultValue = instance[keyPath: storageKeyPath].defaultValue
-      return LineageStore.lock.withLock {
-        instance.resolve(wrappedKeyPath, defaultValue: defaultValue) as! Value
-      }
+      // The instance owns the box and outlives this call, so holding it is a wasted retain.
+      unowned(unsafe) let box = instance[keyPath: storageKeyPath].box
+      if let value = box.cachedValue() { return value }
+      return box.resolve(in: instance, key: wrappedKeyPath, storage: storageKeyPath)
     }
     set {
-      let unset = instance[keyPath: storageKeyPath].isUnset(newValue)
-      let sends = LineageStore.lock.withLock { () -> [() -> Void] in
-        let slot = instance.slot(for: wrappedKeyPath)
-        if slot.defaultValue == nil {
-          slot.defaultValue = instance[keyPath: storageKeyPath].defaultValue
-        }
-        slot.own = unset ? nil : newValue
-        var sends: [() -> Void] = []
-        instance.refreshSubtree(key: wrappedKeyPath, fromAncestor: false, into: &sends)
-        return sends
-      }
-      for send in sends { send() }
+      unowned(unsafe) let box = instance[keyPath: storageKeyPath].box
+      box.write(newValue, in: instance, key: wrappedKeyPath, storage: storageKeyPath)
     }
   }
 }
@@ -107,8 +97,8 @@ extension Ancestor {
       let subject = CurrentValueSubject<Value, Never>(current)
       let last = LockedBox(current)
       observers[keyPath] = EffectiveValueObserver(subject: subject) { [unowned self] in
-        let defaultValue = slots[keyPath]?.defaultValue ?? current
-        let value = resolve(keyPath, defaultValue: defaultValue) as! Value
+        // Reading the property above registered its box under this key path.
+        let value = (slots[keyPath] as? InheritedBox<Value>)?.resolveLocked(in: self) ?? current
         let changed = last.withLock { previous -> Bool in
           guard previous != value else { return false }
           previous = value

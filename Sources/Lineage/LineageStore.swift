@@ -5,22 +5,32 @@ import ReactiveCore
 /// A single lock (rather than one per tree) keeps `reparent(to:)`, which can join two
 /// trees, atomic without lock ordering. Reads take it once and mostly hit a cached
 /// resolved value.
+@usableFromInline
 enum LineageStore {
   /// The lock that guards every ``Ancestor``'s lineage state and every ``Slot``.
+  @usableFromInline
   static let lock = Lock()
 }
 
-/// One inheritable property of one instance.
-final class Slot {
-  /// The instance's own value, if it set one.
-  var own: Any?
+/// What the lineage needs to know of one inheritable property of one instance, whatever
+/// its value type. Lock held for every access.
+@usableFromInline
+class Slot {
   /// Whether the instance stopped inheriting this property.
-  var stopped = false
-  /// The effective value last resolved, valid until a change up the chain.
-  var cached: Any?
-  var isCacheValid = false
-  /// The property's default, recorded on first access, for publishers to resolve with.
-  var defaultValue: Any?
+  final var stopped = false
+  /// Whether the resolved effective value is current; cleared by a change up the chain.
+  @usableFromInline
+  @exclusivity(unchecked)
+  final var isCacheValid = false
+
+  @usableFromInline
+  init() {}
+
+  /// Whether the instance set its own value.
+  var hasOwnValue: Bool { false }
+
+  /// Forgets the instance's own value, so that it inherits again.
+  func clearOwnValue() {}
 }
 
 /// Watches one property of one instance and publishes its effective value on change.

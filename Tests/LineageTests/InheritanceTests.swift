@@ -138,6 +138,29 @@ import Testing
     root.columns = 10
     #expect(node.columns == 10)
   }
+
+  @Test func readsSkipAnAncestorOfAnotherClass() throws {
+    let grandparent = Person()
+    grandparent.lastName = "Lovegood"
+    let plain = Ancestor(ancestor: grandparent)
+    let child = Person(ancestor: plain)
+    #expect(child.lastName == "Lovegood")
+    grandparent.lastName = "Scamander"
+    #expect(child.lastName == "Scamander")
+  }
+
+  @Test func middleInstancesNeverReadStillPassChangesDown() {
+    let root = SectionAttributes()
+    let middle = root.descendant()
+    let leaf = middle.descendant()
+    #expect(leaf.columns == 1)
+    middle.stopInheriting(\SectionAttributes.columns)
+    root.columns = 4
+    #expect(leaf.columns == 1)
+    middle.resumeInheriting(\SectionAttributes.columns)
+    #expect(leaf.columns == 4)
+    #expect(middle.isInheriting(\SectionAttributes.insets))
+  }
 }
 
 @Suite struct ChangeNotificationTests {

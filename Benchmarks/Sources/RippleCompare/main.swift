@@ -9,6 +9,9 @@ import Workloads
 // RippleCompare: Ripple, OpenCombine and hand-written Swift, side by side, interleaved.
 //
 //   swift run -c release --package-path Benchmarks RippleCompare [--quick] [--json FILE]
+//   RippleCompare --only NAME,NAME       measures only the workloads named
+//   RippleCompare --profile WORKLOAD N   runs only Ripple's side, N operations, once: for
+//                                        callgrind (two N values give instructions per op)
 
 let arguments = CommandLine.arguments
 let quick = arguments.contains("--quick")
@@ -76,19 +79,41 @@ let workloads: [Workload] = [
     openCombine: nil, baseline: nil),
 ]
 
+if let index = arguments.firstIndex(of: "--profile") {
+  let name = arguments.indices.contains(index + 1) ? arguments[index + 1] : ""
+  let count = arguments.indices.contains(index + 2) ? Int(arguments[index + 2]) : nil
+  guard let workload = workloads.first(where: { $0.name == name }), let count else {
+    print("usage: RippleCompare --profile WORKLOAD N, where WORKLOAD is one of:")
+    print(workloads.map(\.name).joined(separator: " "))
+    exit(2)
+  }
+  workload.ripple(count)
+  exit(0)
+}
+
+let only = arguments.firstIndex(of: "--only").flatMap {
+  arguments.indices.contains($0 + 1)
+    ? Set(arguments[$0 + 1].split(separator: ",").map(String.init)) : nil
+}
+func selected(_ name: String) -> Bool { only?.contains(name) ?? true }
+
 var results: [(String, Result)] = []
-for workload in workloads {
+for workload in workloads where selected(workload.name) {
   results.append((workload.name, measure(workload, rounds: rounds, scale: scale)))
 }
 
 // Scopes: activating a tree of n behaviors, per behavior, at two sizes.
 let scopeSizes = quick ? (1_000, 10_000) : (10_000, 100_000)
-let scopesSmall = median(
-  (0..<rounds).map { _ in nanoseconds(scopeSizes.0, RippleWorkloads.scopesActivate) })
-let scopesLarge = median(
-  (0..<rounds).map { _ in nanoseconds(scopeSizes.1, RippleWorkloads.scopesActivate) })
-results.append(("scopes_activate_10k", Result(ripple: scopesSmall)))
-results.append(("scopes_activate_100k", Result(ripple: scopesLarge)))
+var scopesRatio: Double?
+if selected("scopes_activate_10k") || selected("scopes_activate_100k") {
+  let scopesSmall = median(
+    (0..<rounds).map { _ in nanoseconds(scopeSizes.0, RippleWorkloads.scopesActivate) })
+  let scopesLarge = median(
+    (0..<rounds).map { _ in nanoseconds(scopeSizes.1, RippleWorkloads.scopesActivate) })
+  results.append(("scopes_activate_10k", Result(ripple: scopesSmall)))
+  results.append(("scopes_activate_100k", Result(ripple: scopesLarge)))
+  scopesRatio = scopesLarge * Double(scopeSizes.1) / (scopesSmall * Double(scopeSizes.0))
+}
 
 // Memory per live sink: malloc's in-use bytes before and after 100k live sinks.
 func inUseBytes() -> Int { Int(ripple_malloc_in_use_bytes()) }
@@ -100,9 +125,11 @@ func bytesPerSink(_ make: (Int) -> [Any]) -> Double {
   withExtendedLifetime(live) {}
   return Double(after - before) / Double(count)
 }
-let rippleBytes = bytesPerSink { RippleWorkloads.liveSinks($0) }
-let openCombineBytes = bytesPerSink { OpenCombineWorkloads.liveSinks($0) }
-results.append(("memory_per_sink", Result(ripple: rippleBytes, openCombine: openCombineBytes)))
+if selected("memory_per_sink") {
+  let rippleBytes = bytesPerSink { RippleWorkloads.liveSinks($0) }
+  let openCombineBytes = bytesPerSink { OpenCombineWorkloads.liveSinks($0) }
+  results.append(("memory_per_sink", Result(ripple: rippleBytes, openCombine: openCombineBytes)))
+}
 
 // Print the table.
 func format(_ value: Double?) -> String {
@@ -136,9 +163,9 @@ for (name, result) in results {
   print(line)
   json[name] = entry
 }
-print(
-  "scopes_activate ratio 100k/10k (per behavior × 10): \(format(scopesLarge * Double(scopeSizes.1) / (scopesSmall * Double(scopeSizes.0))))"
-)
+if let scopesRatio {
+  print("scopes_activate ratio 100k/10k (per behavior × 10): \(format(scopesRatio))")
+}
 print(
   "count check: 1,000 sets then one render pass → \(RippleWorkloads.layoutsPerPassAfterThousandSets()) layout(s) per node"
 )

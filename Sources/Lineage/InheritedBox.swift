@@ -1,0 +1,115 @@
+import ReactiveCore
+
+/// The storage of one `@Inherited` property of one instance, reached
+/// from the property wrapper without a key-path lookup: own value, resolved value and
+/// the way to find the same property on an ancestor. Guarded by `LineageStore.lock`.
+@usableFromInline
+final class InheritedBox<Value>: Slot {
+  /// The instance's own value, if it set one.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var own: Value?
+  /// The effective value, valid while `isCacheValid`.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var resolved: Value?
+  let defaultValue: Value
+  let isUnset: (Value) -> Bool
+  /// Finds this property's box on another instance, if it has the property. Set when the
+  /// box is registered in its instance's slots, on first access.
+  var locate: ((Ancestor) -> InheritedBox<Value>?)?
+  var key: AnyKeyPath?
+
+  init(defaultValue: Value, isUnset: @escaping (Value) -> Bool) {
+    self.defaultValue = defaultValue
+    self.isUnset = isUnset
+  }
+
+  override var hasOwnValue: Bool { own != nil }
+
+  override func clearOwnValue() { own = nil }
+
+  /// The effective value if nothing changed since it was last resolved — the common read.
+  @inlinable @inline(__always)
+  func cachedValue() -> Value? {
+    LineageStore.lock.lock()
+    defer { LineageStore.lock.unlock() }
+    return isCacheValid ? resolved : nil
+  }
+
+  /// Resolves the effective value (own, else inherited unless stopped, else the default),
+  /// caching it on every instance on the way up.
+  @usableFromInline
+  func resolve<Root: Ancestor>(
+    in instance: Root, key: ReferenceWritableKeyPath<Root, Value>,
+    storage: ReferenceWritableKeyPath<Root, Inherited<Value>>
+  ) -> Value {
+    LineageStore.lock.withLock {
+      register(in: instance, key: key) { ($0 as? Root)?[keyPath: storage].box }
+      return resolveLocked(in: instance)
+    }
+  }
+
+  /// Sets or, when `newValue` means unset, clears the own value, then refreshes the
+  /// subtree and publishes what changed after unlocking.
+  @usableFromInline
+  func write<Root: Ancestor>(
+    _ newValue: Value, in instance: Root, key: ReferenceWritableKeyPath<Root, Value>,
+    storage: ReferenceWritableKeyPath<Root, Inherited<Value>>
+  ) {
+    let unset = isUnset(newValue)
+    let sends = LineageStore.lock.withLock { () -> [() -> Void] in
+      register(in: instance, key: key) { ($0 as? Root)?[keyPath: storage].box }
+      own = unset ? nil : newValue
+      var sends: [() -> Void] = []
+      instance.refreshSubtree(key: key, fromAncestor: false, into: &sends)
+      return sends
+    }
+    for send in sends { send() }
+  }
+
+  /// The effective value, resolved again if the cache is stale. Lock held; the box must
+  /// be registered.
+  func resolveLocked(in instance: Ancestor) -> Value {
+    if isCacheValid, let resolved { return resolved }
+    let value: Value
+    if let own {
+      value = own
+    } else if stopped {
+      value = defaultValue
+    } else {
+      value = inheritedValue(above: instance) ?? defaultValue
+    }
+    resolved = value
+    isCacheValid = true
+    return value
+  }
+
+  /// The effective value of the nearest ancestor that has this property.
+  private func inheritedValue(above instance: Ancestor) -> Value? {
+    guard let locate, let key else { return nil }
+    var ancestor = instance.parentNode
+    while let current = ancestor {
+      if let box = locate(current) {
+        box.register(in: current, key: key, locate: locate)
+        return box.resolveLocked(in: current)
+      }
+      ancestor = current.parentNode
+    }
+    return nil
+  }
+
+  /// Records the box in its instance's slots, so that changes up the chain reach it.
+  private func register(
+    in instance: Ancestor, key: AnyKeyPath,
+    locate: @escaping (Ancestor) -> InheritedBox<Value>?
+  ) {
+    guard self.key == nil else { return }
+    self.key = key
+    self.locate = locate
+    instance.slots[key] = self
+  }
+}
+
+// Every access holds `LineageStore.lock`.
+extension InheritedBox: @unchecked Sendable where Value: Sendable {}

@@ -12,6 +12,16 @@ public struct Mutation<Value: Sendable>: Sendable {
   public let newValue: Value
   /// When the change was committed.
   public let timestamp: ContinuousClock.Instant
+
+  @usableFromInline
+  init(
+    key: StoreKey<Value>, oldValue: Value?, newValue: Value, timestamp: ContinuousClock.Instant
+  ) {
+    self.key = key
+    self.oldValue = oldValue
+    self.newValue = newValue
+    self.timestamp = timestamp
+  }
 }
 
 /// A mutation with its value type erased, for observers of several keys at once.

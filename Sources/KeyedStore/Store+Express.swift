@@ -4,7 +4,7 @@ extension Store {
   /// - Parameter key: The key to read.
   /// - Returns: The value, or `nil` if it was never staged.
   public func value<Value: Sendable>(for key: StoreKey<Value>) -> Value? {
-    state.withLock { $0.values[key.name] as? Value }
+    state.withLock { $0.existingEntry(for: key)?.value }
   }
 
   /// The current value of a key, or `nil`.
@@ -27,7 +27,7 @@ extension Store {
   public func values(for keys: [AnyStoreKey]) -> [AnyStoreKey: any Sendable] {
     state.withLock { state in
       var result: [AnyStoreKey: any Sendable] = [:]
-      for key in keys { result[key] = state.values[key.name] }
+      for key in keys { result[key] = state.entries[key.name]?.anyValue }
       return result
     }
   }

@@ -3,6 +3,9 @@ import ReactiveCore
 extension Store {
   /// Registers a closure to run for every mutation committed to a key from now on.
   ///
+  /// Like staging, registering binds an unused key name to `Value`; an observer of a name
+  /// already bound to another type is never called.
+  ///
   /// - Parameters:
   ///   - key: The key to observe.
   ///   - scheduler: Where to run the closure; `nil` (the default) runs it synchronously
@@ -14,15 +17,16 @@ extension Store {
     for key: StoreKey<Value>, on scheduler: (any Scheduler & Sendable)? = nil,
     _ body: @escaping (Mutation<Value>) -> Void
   ) -> ObserverReceipt {
-    let body = UncheckedObserver(body)
-    let typed: @Sendable (AnyMutation) -> Void = { mutation in
-      guard let newValue = mutation.newValue as? Value else { return }
-      body.call(
-        Mutation(
-          key: key, oldValue: mutation.oldValue as? Value, newValue: newValue,
-          timestamp: mutation.timestamp))
+    let deliver = Self.deliver(UncheckedObserver(body), on: scheduler)
+    return state.withLock { state in
+      let id = state.newObserverID()
+      // A name already bound to another type never commits a `Value`: the observer
+      // would never run, so it is not kept.
+      if case .success(let entry) = state.entry(for: key) {
+        entry.addObserver(id: id, deliver)
+      }
+      return ObserverReceipt(id: id, keyName: key.name)
     }
-    return register(key.name, deliver: Self.deliver(typed, on: scheduler))
   }
 
   /// Registers one closure for every mutation of several keys of any types.
@@ -43,15 +47,26 @@ extension Store {
     _ body: @escaping (AnyMutation) -> Void
   ) -> ObserverReceipts {
     let body = UncheckedObserver(body)
-    let deliver = Self.deliver({ body.call($0) }, on: scheduler)
-    return ObserverReceipts(receipts: keys.map { register($0.name, deliver: deliver) }, store: self)
+    let deliver: @Sendable (AnyMutation) -> Void = { body.call($0) }
+    let scheduled = Self.deliver(UncheckedObserver(deliver), on: scheduler)
+    let receipts = state.withLock { state in
+      keys.map { key in
+        let id = state.newObserverID()
+        state.entry(for: key)?.addObserver(id: id) { scheduled.call($0) }
+        return ObserverReceipt(id: id, keyName: key.name)
+      }
+    }
+    return ObserverReceipts(receipts: receipts, store: self)
   }
 
-  private static func deliver(
-    _ body: @escaping @Sendable (AnyMutation) -> Void, on scheduler: (any Scheduler & Sendable)?
-  ) -> @Sendable (AnyMutation) -> Void {
+  private static func deliver<Argument>(
+    _ body: UncheckedObserver<Argument>, on scheduler: (any Scheduler & Sendable)?
+  ) -> UncheckedObserver<Argument> {
     guard let scheduler else { return body }
-    return { mutation in schedule(on: scheduler) { body(mutation) } }
+    return UncheckedObserver { argument in
+      let call = UncheckedObserver { (_: Void) in body.call(argument) }
+      schedule(on: scheduler) { call.call(()) }
+    }
   }
 
   private static func schedule<S: Scheduler & Sendable>(
@@ -60,31 +75,13 @@ extension Store {
     scheduler.schedule(action)
   }
 
-  private func register(_ name: String, deliver: @escaping @Sendable (AnyMutation) -> Void)
-    -> ObserverReceipt
-  {
-    state.withLock { state in
-      state.nextObserverID += 1
-      let id = state.nextObserverID
-      state.observers[name, default: []].append(Observer(id: id, deliver: deliver))
-      state.liveObservers.insert(id)
-      return ObserverReceipt(id: id, keyName: name)
-    }
-  }
-
   /// Stops an observer: it receives nothing committed after this returns, and is
   /// released (once any delivery already running on another thread finishes).
   ///
   /// - Parameter receipt: The receipt from registration.
   public func retireObserver(_ receipt: ObserverReceipt) {
-    let removed = state.withLock { state -> [Observer] in
-      state.liveObservers.remove(receipt.id)
-      let all = state.observers[receipt.keyName] ?? []
-      state.observers[receipt.keyName] = all.filter { $0.id != receipt.id }
-      if state.observers[receipt.keyName]?.isEmpty == true {
-        state.observers[receipt.keyName] = nil
-      }
-      return all.filter { $0.id == receipt.id }
+    let removed = state.withLock { state -> AnyObject? in
+      state.entries[receipt.keyName]?.removeObserver(id: receipt.id)
     }
     _ = removed  // released here, outside the lock
   }
@@ -123,7 +120,9 @@ extension Store {
 /// Carries an observer closure, which (like a `sink` closure) need not be `@Sendable`,
 /// into the store. The store runs observers one at a time; running one on the thread
 /// that commits is the documented contract, as with Combine's subscribers.
+@usableFromInline
 struct UncheckedObserver<Argument>: @unchecked Sendable {
+  @usableFromInline
   let call: (Argument) -> Void
   init(_ call: @escaping (Argument) -> Void) { self.call = call }
 }

@@ -1,4 +1,5 @@
 import ReactiveCore
+import Synchronization
 
 extension Store {
   /// Stages (writes) a value; a value equal to the current one is dropped unless
@@ -13,7 +14,7 @@ extension Store {
   ///   - discardingRedundancy: Whether to drop a value equal to the current one.
   /// - Returns: Whether it was committed, dropped as redundant, or rejected because the
   ///   key's name is already used with another type.
-  @discardableResult
+  @discardableResult @inlinable
   public func stage<Value: Sendable & Equatable>(
     _ value: Value, for key: StoreKey<Value>, discardingRedundancy: Bool
   ) -> StageOutcome {
@@ -26,7 +27,7 @@ extension Store {
   ///   - value: The new value.
   ///   - key: The key to write.
   /// - Returns: Whether it was committed, dropped as redundant, or rejected.
-  @discardableResult
+  @discardableResult @inlinable
   public func stage<Value: Sendable & Equatable>(_ value: Value, for key: StoreKey<Value>)
     -> StageOutcome
   {
@@ -39,25 +40,53 @@ extension Store {
   ///   - value: The new value.
   ///   - key: The key to write.
   /// - Returns: Whether it was committed or rejected.
-  @discardableResult
+  @discardableResult @inlinable
   public func stage<Value: Sendable>(_ value: Value, for key: StoreKey<Value>) -> StageOutcome {
     stage(value, for: key) { _ in false }
   }
 
-  private func stage<Value: Sendable>(
+  // Inlinable, with everything it touches, so that it is specialised for the caller's
+  // value type: unspecialised, each generic type it names costs a metadata lookup.
+  @inlinable
+  func stage<Value: Sendable>(
     _ value: Value, for key: StoreKey<Value>, isRedundant: (Value) -> Bool
   ) -> StageOutcome {
-    let timestamp = ContinuousClock.now
-    let outcome = state.withLock { state -> StageOutcome in
-      if let error = state.checkType(key.name, Value.self) { return .rejected(error) }
-      if let old = state.values[key.name] as? Value, isRedundant(old) {
-        return .discardedAsRedundant
+    let acquired = deliveries.enter()
+    defer { deliveries.exit(acquired) }
+    state.lock.lock()
+    guard let entry = state.value.existingEntry(for: key) else {
+      defer { state.lock.unlock() }
+      switch state.value.entry(for: key) {
+      case .success(let entry):
+        entry.value = value
+        return .committed
+      case .failure(let error):
+        return .rejected(error)
       }
-      state.commit(value, key: AnyStoreKey(key), at: timestamp)
+    }
+    let oldValue = entry.value
+    if let oldValue, isRedundant(oldValue) {
+      state.lock.unlock()
+      return .discardedAsRedundant
+    }
+    entry.value = value
+    let observers = entry.observers
+    state.lock.unlock()
+    guard !observers.isEmpty else { return .committed }
+    let mutation = Mutation(key: key, oldValue: oldValue, newValue: value, timestamp: .now)
+    if deliveries.isDraining {
+      deliveries.queued.append(TypedDelivery(mutation: mutation, observers: observers))
       return .committed
     }
-    deliveries.drain(state)
-    return outcome
+    // The common case, spelled out so that nothing generic sits between the mutation and
+    // the observers.
+    deliveries.isDraining = true
+    for observer in observers where observer.isLive.load(ordering: .acquiring) {
+      observer.deliver.call(mutation)
+    }
+    if !deliveries.queued.isEmpty { deliveries.runQueued() }
+    deliveries.isDraining = false
+    return .committed
   }
 
   /// Stages a value after a delay, on the store's scheduler.
@@ -91,18 +120,25 @@ extension Store {
     where ObjectIdentifier(type(of: value)) != ObjectIdentifier(key.valueType) {
       throw .typeMismatch(key: key.name, expected: "\(key.valueType)", actual: "\(type(of: value))")
     }
-    try state.withLock { (state: inout StoreState) throws(StoreError) in
-      var trial = state.types
-      for (key, _) in ordered {
-        if let known = trial[key.name], ObjectIdentifier(known) != ObjectIdentifier(key.valueType) {
-          throw .typeMismatch(key: key.name, expected: "\(known)", actual: "\(key.valueType)")
+    let error = deliveries.commit { () -> (StoreError?, [any Delivery]) in
+      state.withLock { state in
+        var entries: [StoreEntry] = []
+        for (key, _) in ordered {
+          guard let entry = state.entry(for: key) else {
+            let known = state.entries[key.name]!.valueType
+            return (
+              .typeMismatch(key: key.name, expected: "\(known)", actual: "\(key.valueType)"), []
+            )
+          }
+          entries.append(entry)
         }
-        trial[key.name] = key.valueType
+        let deliveries = zip(entries, ordered).map { entry, pair in
+          entry.commitAny(pair.value, at: timestamp)
+        }
+        return (nil, deliveries)
       }
-      state.types = trial
-      for (key, value) in ordered { state.commit(value, key: key, at: timestamp) }
     }
-    deliveries.drain(state)
+    if let error { throw error }
   }
 
   /// Stages several typed values atomically: observers run after the whole batch.
@@ -127,12 +163,14 @@ extension Store {
   /// - Parameter key: The key whose observers to notify.
   public func post<Value: Sendable>(_ key: StoreKey<Value>) {
     let timestamp = ContinuousClock.now
-    state.withLock { state in
-      guard let value = state.values[key.name] else { return }
-      state.enqueue(
-        AnyMutation(key: AnyStoreKey(key), oldValue: value, newValue: value, timestamp: timestamp))
+    deliveries.commit { () -> (Void, TypedDelivery<Value>?) in
+      state.withLock { state in
+        guard let entry = state.existingEntry(for: key), let value = entry.value else {
+          return ((), nil)
+        }
+        return ((), entry.commit(value, at: timestamp))
+      }
     }
-    deliveries.drain(state)
   }
 
   /// Atomically reads, transforms and writes a key's value, so concurrent updates never
@@ -153,20 +191,19 @@ extension Store {
     _ initial: Value, for key: StoreKey<Value>, _ body: (inout Value) -> Void
   ) -> Value {
     while true {
-      let seen = state.withLock { $0.values[key.name] as? Value }
+      let seen = value(for: key)
       var next = seen ?? initial
       body(&next)
       let timestamp = ContinuousClock.now
-      let done = state.withLock { state -> Bool in
-        guard state.values[key.name] as? Value == seen else { return false }
-        guard state.checkType(key.name, Value.self) == nil else { return true }
-        if seen != next || seen == nil { state.commit(next, key: AnyStoreKey(key), at: timestamp) }
-        return true
+      let done = deliveries.commit { () -> (Bool, TypedDelivery<Value>?) in
+        state.withLock { state in
+          guard state.existingEntry(for: key)?.value == seen else { return (false, nil) }
+          guard case .success(let entry) = state.entry(for: key) else { return (true, nil) }
+          guard seen != next || seen == nil else { return (true, nil) }
+          return (true, entry.commit(next, at: timestamp))
+        }
       }
-      if done {
-        deliveries.drain(state)
-        return next
-      }
+      if done { return next }
     }
   }
 }

@@ -28,7 +28,9 @@ public final class Store: Sendable {
   /// The store that the key-centric spelling (`StoreKey.someBool.stageValue(true)`) uses.
   public static let shared = Store()
 
-  let state = LockedBox(StoreState())
+  @usableFromInline
+  let state = StoreStorage()
+  @usableFromInline
   let deliveries = DeliveryDrain()
   let scheduleAfter: @Sendable (Duration, @escaping @Sendable () -> Void) -> AnyCancellable
 
@@ -54,90 +56,150 @@ public final class Store: Sendable {
   }
 }
 
+/// A store's state and the lock that guards it.
+@usableFromInline
+final class StoreStorage: @unchecked Sendable {
+  @usableFromInline
+  let lock = Lock()
+  /// Use only between `lock.lock()` and `lock.unlock()`; the lock makes the run-time
+  /// exclusivity check redundant.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var value = StoreState()
+
+  @usableFromInline
+  init() {}
+
+  /// Runs `body` with the lock held.
+  @inlinable
+  func withLock<Result>(_ body: (inout StoreState) -> Result) -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return body(&value)
+  }
+}
+
 /// Everything a store holds, guarded by the store's lock.
+@usableFromInline
 struct StoreState {
-  var values: [String: any Sendable] = [:]
-  var types: [String: any Sendable.Type] = [:]
-  var observers: [String: [Observer]] = [:]
-  var liveObservers: Set<UInt64> = []
+  @usableFromInline
+  var entries: [String: StoreEntry] = [:]
   var nextObserverID: UInt64 = 0
-  var pending: [Delivery] = []
-  var head = 0
 
-  /// Records the value type of a key on first use; reports a conflicting one.
-  mutating func checkType(_ name: String, _ type: any Sendable.Type) -> StoreError? {
-    if let known = types[name] {
-      guard ObjectIdentifier(known) == ObjectIdentifier(type) else {
-        return .typeMismatch(key: name, expected: "\(known)", actual: "\(type)")
-      }
-      return nil
-    }
-    types[name] = type
-    return nil
+  mutating func newObserverID() -> UInt64 {
+    nextObserverID += 1
+    return nextObserverID
   }
 
-  /// Stores a value and queues a delivery to every current observer of the key.
-  mutating func commit(
-    _ value: any Sendable, key: AnyStoreKey, at timestamp: ContinuousClock.Instant
-  ) {
-    let mutation = AnyMutation(
-      key: key, oldValue: values[key.name], newValue: value, timestamp: timestamp)
-    values[key.name] = value
-    enqueue(mutation)
+  /// The entry of `key`, created on first use; a `StoreError` if the key's name is bound
+  /// to another value type.
+  @inlinable
+  mutating func entry<Value: Sendable>(for key: StoreKey<Value>) -> Result<
+    TypedEntry<Value>, StoreError
+  > {
+    guard let existing = entries[key.name] else {
+      let entry = TypedEntry(key)
+      entries[key.name] = entry
+      return .success(entry)
+    }
+    guard ObjectIdentifier(existing.valueType) == ObjectIdentifier(Value.self) else {
+      return .failure(
+        .typeMismatch(key: key.name, expected: "\(existing.valueType)", actual: "\(Value.self)"))
+    }
+    return .success(unsafeDowncast(existing, to: TypedEntry<Value>.self))
   }
 
-  mutating func enqueue(_ mutation: AnyMutation) {
-    for observer in observers[mutation.key.name] ?? [] {
-      pending.append(
-        Delivery(observerID: observer.id, deliver: observer.deliver, mutation: mutation))
+  /// The entry of a type-erased key, created on first use; `nil` if the key's name is
+  /// bound to another value type.
+  mutating func entry(for key: AnyStoreKey) -> StoreEntry? {
+    func make<Value: Sendable>(_: Value.Type) -> StoreEntry {
+      TypedEntry(StoreKey<Value>(key.name))
     }
+    guard let existing = entries[key.name] else {
+      let entry = make(key.valueType)
+      entries[key.name] = entry
+      return entry
+    }
+    return ObjectIdentifier(existing.valueType) == ObjectIdentifier(key.valueType) ? existing : nil
   }
 
-  /// The next delivery whose observer is still registered.
-  mutating func nextDelivery() -> Delivery? {
-    while head < pending.count {
-      let delivery = pending[head]
-      head += 1
-      if liveObservers.contains(delivery.observerID) { return delivery }
-    }
-    pending.removeAll(keepingCapacity: pending.count < 1_024)
-    head = 0
-    return nil
+  /// The entry of `key` if it exists with that value type.
+  @inlinable
+  func existingEntry<Value: Sendable>(for key: StoreKey<Value>) -> TypedEntry<Value>? {
+    guard let existing = entries[key.name],
+      ObjectIdentifier(existing.valueType) == ObjectIdentifier(Value.self)
+    else { return nil }
+    return unsafeDowncast(existing, to: TypedEntry<Value>.self)
   }
 }
 
-/// A registered observer.
-struct Observer {
-  let id: UInt64
-  let deliver: @Sendable (AnyMutation) -> Void
-}
-
-/// A mutation waiting to reach one observer.
-struct Delivery {
-  let observerID: UInt64
-  let deliver: @Sendable (AnyMutation) -> Void
-  let mutation: AnyMutation
-}
-
-/// Runs queued deliveries one at a time, outside the state lock.
+/// Runs deliveries one at a time, outside the state lock, in commit order.
 ///
-/// A recursive lock serializes draining: a second thread waits until the first has
-/// delivered everything queued (so each `stage` returns after its own delivery), while an
-/// observer that stages re-entrantly on the draining thread only queues more work.
+/// Each commit happens while the drain is held, so deliveries follow commit order even
+/// when many threads stage at once; a second thread waits until the first has delivered.
+/// The drain is recursive: an observer that stages on the delivering thread commits at
+/// once, and its delivery is queued to run right after the one under way.
+@usableFromInline
 final class DeliveryDrain: @unchecked Sendable {
-  /// Serializes drains; recursive so that observers may stage.
-  private let drainLock = RecursiveLock()
-  /// Read and written only with `drainLock` held.
-  private var isDraining = false
+  @usableFromInline
+  let drainLock = RecursiveLock()
+  // Touched only by the thread holding `drainLock`.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var isDraining = false
+  @usableFromInline
+  @exclusivity(unchecked)
+  var queued: [any Delivery] = []
 
-  func drain(_ state: LockedBox<StoreState>) {
-    drainLock.withLock {
-      guard !isDraining else { return }
-      isDraining = true
-      defer { isDraining = false }
-      while let delivery = state.withLock({ $0.nextDelivery() }) {
-        delivery.deliver(delivery.mutation)
-      }
+  @usableFromInline
+  init() {}
+
+  /// Holds the drain; commit, then ``deliver(_:)``, then ``exit(_:)``.
+  ///
+  /// - Returns: Whether this call acquired the drain; pass it to ``exit(_:)``.
+  @inlinable @inline(__always)
+  func enter() -> Bool { drainLock.enter() }
+
+  /// Releases the drain.
+  @inlinable @inline(__always)
+  func exit(_ acquired: Bool) { drainLock.exit(acquired) }
+
+  /// Runs `delivery` now, or, when an observer on this thread is being delivered to,
+  /// right after that delivery. The drain must be held.
+  @inlinable @inline(__always)
+  func deliver(_ delivery: some Delivery) {
+    if isDraining {
+      queued.append(delivery)
+      return
     }
+    isDraining = true
+    delivery.run()
+    if !queued.isEmpty { runQueued() }
+    isDraining = false
+  }
+
+  @usableFromInline
+  func runQueued() {
+    var index = 0
+    while index < queued.count {
+      let next = queued[index]
+      next.run()
+      index += 1
+    }
+    queued.removeAll(keepingCapacity: queued.count < 1_024)
+  }
+
+  /// Runs `commit` with the drain held, then delivers what it committed.
+  ///
+  /// - Parameter commit: Commits under the store's lock; returns the caller's outcome and
+  ///   the delivery to run.
+  /// - Returns: The outcome `commit` returned.
+  @inlinable @inline(__always)
+  func commit<Outcome, Committed: Delivery>(_ commit: () -> (Outcome, Committed)) -> Outcome {
+    let acquired = enter()
+    defer { exit(acquired) }
+    let (outcome, delivery) = commit()
+    deliver(delivery)
+    return outcome
   }
 }

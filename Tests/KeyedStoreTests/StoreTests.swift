@@ -70,6 +70,17 @@ import Testing
     }
   }
 
+  @Test func observingBindsTheNameToItsTypeLikeStaging() {
+    let store = Store()
+    var heard: [String] = []
+    store.registerObserver(for: .clashing) { heard.append($0.newValue) }
+    let outcome = store.stage(1, for: .someInt)
+    #expect(outcome == .rejected(.typeMismatch(key: "someInt", expected: "String", actual: "Int")))
+    #expect(store.value(for: .someInt) == nil)
+    store.stage("a", for: .clashing)
+    #expect(heard == ["a"])
+  }
+
   @Test func typedBatchNotifiesAfterTheWholeBatch() throws {
     let store = Store()
     let seen = Recorder<String>()

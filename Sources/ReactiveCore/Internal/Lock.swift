@@ -52,9 +52,12 @@ package struct Lock: ~Copyable, @unchecked Sendable {
 package final class LockedBox<Value>: @unchecked Sendable {
   /// The lock that guards ``value``.
   @usableFromInline
-  let lock = Lock()
+  package let lock = Lock()
+  // Every access holds `lock`, so the run-time exclusivity check only costs time.
+  /// The guarded value: use it only between `lock.lock()` and `lock.unlock()`.
   @usableFromInline
-  var value: Value
+  @exclusivity(unchecked)
+  package var value: Value
 
   /// Wraps `value`.
   @inlinable

@@ -31,6 +31,29 @@ package struct RecursiveLock: ~Copyable, @unchecked Sendable {
   @inlinable @inline(__always)
   static var currentThread: UInt { UInt(bitPattern: Int(bitPattern: pthread_self())) }
 
+  /// Acquires the lock unless the calling thread already holds it; pass the result to
+  /// ``exit(_:)``. For hot paths that cannot put their work in a closure.
+  ///
+  /// - Returns: Whether this call acquired the lock (it is the outermost entry).
+  @inlinable @inline(__always)
+  package func enter() -> Bool {
+    let me = Self.currentThread
+    if owner.load(ordering: .relaxed) == me { return false }
+    lock.lock()
+    owner.store(me, ordering: .relaxed)
+    return true
+  }
+
+  /// Releases the lock if the matching ``enter()`` acquired it.
+  ///
+  /// - Parameter acquired: What ``enter()`` returned.
+  @inlinable @inline(__always)
+  package func exit(_ acquired: Bool) {
+    guard acquired else { return }
+    owner.store(0, ordering: .relaxed)
+    lock.unlock()
+  }
+
   /// Runs `body` while holding the lock; the same thread may enter again from `body`.
   @inlinable @inline(__always)
   package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {

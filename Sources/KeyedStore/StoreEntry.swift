@@ -1,0 +1,150 @@
+import ReactiveCore
+import Synchronization
+
+/// One key of a store: its value and its observers, typed by the first use of the key's
+/// name, so that staging and delivering never cast a value. Guarded by the store's lock.
+@usableFromInline
+class StoreEntry {
+  /// The value type this key's name is bound to.
+  @usableFromInline
+  let valueType: any Sendable.Type
+
+  @usableFromInline
+  init(valueType: any Sendable.Type) { self.valueType = valueType }
+
+  /// The current value, if any.
+  var anyValue: (any Sendable)? { nil }
+
+  /// Commits `value`, which must be of ``valueType``, and returns its delivery.
+  func commitAny(_ value: any Sendable, at timestamp: ContinuousClock.Instant) -> any Delivery {
+    fatalError("StoreEntry is abstract")
+  }
+
+  /// Adds an observer of type-erased mutations.
+  func addObserver(id: UInt64, _ deliver: @escaping @Sendable (AnyMutation) -> Void) {}
+
+  /// Removes and returns an observer, so that it is released outside the lock.
+  func removeObserver(id: UInt64) -> AnyObject? { nil }
+
+  /// Whether no observer is registered.
+  var hasNoObservers: Bool { true }
+}
+
+/// A key whose value is a `Value`.
+@usableFromInline
+final class TypedEntry<Value: Sendable>: StoreEntry {
+  @usableFromInline
+  let key: StoreKey<Value>
+  @usableFromInline
+  @exclusivity(unchecked)
+  var value: Value?
+  @usableFromInline
+  @exclusivity(unchecked)
+  var observers: [EntryObserver<Value>] = []
+
+  @usableFromInline
+  init(_ key: StoreKey<Value>) {
+    self.key = key
+    super.init(valueType: Value.self)
+  }
+
+  override var anyValue: (any Sendable)? { value }
+
+  override var hasNoObservers: Bool { observers.isEmpty }
+
+  /// Stores `newValue` and returns the delivery of its mutation to the current observers.
+  @inlinable
+  func commit(_ newValue: Value, at timestamp: ContinuousClock.Instant) -> TypedDelivery<Value> {
+    let mutation = Mutation(key: key, oldValue: value, newValue: newValue, timestamp: timestamp)
+    value = newValue
+    return TypedDelivery(mutation: mutation, observers: observers)
+  }
+
+  override func commitAny(_ value: any Sendable, at timestamp: ContinuousClock.Instant)
+    -> any Delivery
+  {
+    commit(value as! Value, at: timestamp)
+  }
+
+  func addObserver(id: UInt64, _ deliver: UncheckedObserver<Mutation<Value>>) {
+    observers.append(EntryObserver(id: id, deliver: deliver))
+  }
+
+  override func addObserver(id: UInt64, _ deliver: @escaping @Sendable (AnyMutation) -> Void) {
+    addObserver(id: id, UncheckedObserver { deliver(AnyMutation($0)) })
+  }
+
+  override func removeObserver(id: UInt64) -> AnyObject? {
+    guard let index = observers.firstIndex(where: { $0.id == id }) else { return nil }
+    let observer = observers.remove(at: index)
+    observer.isLive.store(false, ordering: .releasing)
+    return observer
+  }
+}
+
+/// A registered observer. Deliveries check `isLive`, so that a retired observer hears
+/// nothing more even from a delivery already under way.
+@usableFromInline
+final class EntryObserver<Value: Sendable>: Sendable {
+  let id: UInt64
+  /// The observer's closure, called directly: a wrapping closure here would be compiled
+  /// unspecialised and copy every mutation through value witnesses.
+  @usableFromInline
+  let deliver: UncheckedObserver<Mutation<Value>>
+  @usableFromInline
+  let isLive = Atomic(true)
+
+  init(id: UInt64, deliver: UncheckedObserver<Mutation<Value>>) {
+    self.id = id
+    self.deliver = deliver
+  }
+}
+
+/// A committed mutation and the observers it goes to.
+@usableFromInline
+protocol Delivery {
+  /// Delivers to each observer that is still registered, in registration order.
+  func run()
+}
+
+/// A mutation of a `Value` key and the observers registered when it was committed.
+@usableFromInline
+struct TypedDelivery<Value: Sendable>: Delivery {
+  @usableFromInline
+  let mutation: Mutation<Value>
+  @usableFromInline
+  let observers: [EntryObserver<Value>]
+
+  @inlinable
+  init(mutation: Mutation<Value>, observers: [EntryObserver<Value>]) {
+    self.mutation = mutation
+    self.observers = observers
+  }
+
+  @inlinable
+  func run() {
+    for observer in observers where observer.isLive.load(ordering: .acquiring) {
+      observer.deliver.call(mutation)
+    }
+  }
+}
+
+/// Nothing to deliver: a redundant or rejected stage.
+extension Optional: Delivery where Wrapped: Delivery {
+  @inlinable
+  func run() { self?.run() }
+}
+
+/// The deliveries of a batch, in commit order.
+extension Array: Delivery where Element == any Delivery {
+  @inlinable
+  func run() { for delivery in self { delivery.run() } }
+}
+
+extension AnyMutation {
+  init<Value: Sendable>(_ mutation: Mutation<Value>) {
+    self.init(
+      key: AnyStoreKey(mutation.key), oldValue: mutation.oldValue, newValue: mutation.newValue,
+      timestamp: mutation.timestamp)
+  }
+}

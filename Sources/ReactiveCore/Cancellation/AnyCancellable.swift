@@ -11,6 +11,7 @@
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   /// The lock that guards `canceller`.
   private let lock = Lock()
+  @exclusivity(unchecked)
   private var canceller: Canceller
 
   private enum Canceller {

@@ -94,10 +94,13 @@ final class AsyncBridge<P: Publisher>: Subscriber, Cancellable, @unchecked Senda
 
   /// The lock that guards every variable below.
   private let lock = Lock()
+  @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
   private var publisher: P?
+  @exclusivity(unchecked)
   private var waiting: UnsafeContinuation<Pending, Never>?
   private var buffered: [Pending] = []
+  @exclusivity(unchecked)
   private var isFinished = false
 
   init(_ publisher: P) { self.publisher = publisher }

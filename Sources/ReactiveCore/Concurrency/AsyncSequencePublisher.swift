@@ -46,8 +46,10 @@ private final class AsyncSequenceSubscription<
 where Downstream.Input == Base.Element, Downstream.Failure == any Error {
   /// The lock that guards every variable below.
   private let lock = Lock()
+  @exclusivity(unchecked)
   private var downstream: Downstream?
   private var demand = Subscribers.Demand.none
+  @exclusivity(unchecked)
   private var parked: CheckedContinuation<Void, Never>?
   private var task: Task<Void, Never>?
   private let base: Base

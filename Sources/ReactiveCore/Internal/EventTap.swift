@@ -18,6 +18,7 @@ final class EventTap<Downstream: Subscriber>: Subscriber, Subscription, CustomSt
 
   /// The lock that guards `status` and `downstream`.
   private let lock = Lock()
+  @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
   private var downstream: Downstream?
   private let handlers: EventHandlers<Input, Failure>

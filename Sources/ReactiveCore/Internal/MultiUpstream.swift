@@ -19,8 +19,10 @@ final class MultiUpstream<Downstream: Subscriber>: Subscription, CustomStringCon
 
   /// The lock that guards `subscriptions`, `requested` and `isCancelled`.
   private let lock = Lock()
+  @exclusivity(unchecked)
   private var subscriptions: [(any Subscription)?]
   private var requested = Subscribers.Demand.none
+  @exclusivity(unchecked)
   private var isCancelled = false
   private let out: SerialDownstream<Downstream>
   private let strategy: Strategy

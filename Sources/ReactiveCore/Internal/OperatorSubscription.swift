@@ -19,12 +19,15 @@ class OperatorSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber
 
   /// The lock that guards `status`, `downstream`, `demand` and `pending`.
   let lock = Lock()
+  @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
   private var downstream: Downstream?
+  @exclusivity(unchecked)
   private var demand = Subscribers.Demand.none
   private var pending: (Output?, Subscribers.Completion<DownstreamFailure>)?
   private let consumesAll: Bool
   /// Extra upstreams (a trigger publisher) to cancel with this one.
+  @exclusivity(unchecked)
   private var companions: [any Cancellable] = []
   let description: String
 

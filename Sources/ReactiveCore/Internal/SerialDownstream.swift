@@ -12,10 +12,13 @@ final class SerialDownstream<Downstream: Subscriber>: @unchecked Sendable {
 
   /// The lock that guards every variable below.
   private let lock = Lock()
+  @exclusivity(unchecked)
   private var downstream: Downstream?
   private var values: [(Output, (() -> Void)?)] = []
+  @exclusivity(unchecked)
   private var head = 0
   private var demand = Subscribers.Demand.none
+  @exclusivity(unchecked)
   private var completion: Subscribers.Completion<Failure>?
   private var isDraining = false
 

@@ -75,8 +75,10 @@ extension Published: @unchecked Sendable where Value: Sendable {}
 final class PublishedBox<Value>: PublishedStorage, @unchecked Sendable {
   /// The lock that guards `storedValue`, `willChange` and `assignment`.
   private let lock = Lock()
+  @exclusivity(unchecked)
   private var storedValue: Value
   private var willChange: ObservableObjectPublisher?
+  @exclusivity(unchecked)
   private var assignment: AnyCancellable?
   /// Holds the latest value for new subscribers; the property itself changes after
   /// subscribers hear of the new value, as Combine's `willSet` does.

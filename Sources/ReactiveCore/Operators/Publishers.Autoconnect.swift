@@ -29,6 +29,7 @@ extension Publishers {
 
     /// The lock that guards `subscriberCount` and `connection`.
     private let lock = Lock()
+    @exclusivity(unchecked)
     private var subscriberCount = 0
     private var connection: (any Cancellable)?
 
@@ -85,8 +86,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
   /// The lock that guards `status`, `parent` and `downstream`.
   private let lock = Lock()
+  @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
   private var parent: Publishers.Autoconnect<Upstream>?
+  @exclusivity(unchecked)
   private var downstream: Downstream?
 
   init(parent: Publishers.Autoconnect<Upstream>, downstream: Downstream) {

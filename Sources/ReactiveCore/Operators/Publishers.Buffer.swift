@@ -88,12 +88,16 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
   /// The lock that guards every variable below.
   private let lock = Lock()
+  @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
   private var downstream: Downstream?
+  @exclusivity(unchecked)
   private var values: [Input] = []
   private var head = 0
+  @exclusivity(unchecked)
   private var demand = Subscribers.Demand.none
   private var completion: Subscribers.Completion<Failure>?
+  @exclusivity(unchecked)
   private var isDraining = false
   private let size: Int
   private let prefetch: Publishers.PrefetchStrategy

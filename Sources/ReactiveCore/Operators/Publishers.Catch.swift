@@ -113,8 +113,10 @@ where
 
   /// The lock that guards `status`, `downstream`, `demand` and `isReplaced`.
   private let lock = Lock()
+  @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
   private var downstream: Downstream?
+  @exclusivity(unchecked)
   private var demand = Subscribers.Demand.none
   private var isReplaced = false
   private let handler: (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>

@@ -110,14 +110,19 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
 
   /// The lock that guards every `var`.
   private let lock = Lock()
+  @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
   private var downstream: Downstream?
+  @exclusivity(unchecked)
   private var demand = Subscribers.Demand.none
   private var current: [Input] = []
+  @exclusivity(unchecked)
   private var closed: [[Input]] = []
   private var closedStart = 0
+  @exclusivity(unchecked)
   private var pendingCompletion: Subscribers.Completion<Failure>?
   private var isDraining = false
+  @exclusivity(unchecked)
   private var timer: (any Cancellable)?
   private let scheduler: Context
   private let stride: Context.SchedulerTimeType.Stride

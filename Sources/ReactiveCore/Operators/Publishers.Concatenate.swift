@@ -107,10 +107,13 @@ private final class ConcatenateSubscription<Downstream: Subscriber>: Subscriber,
 
   /// The lock that guards every variable below.
   private let lock = Lock()
+  @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
   private var downstream: Downstream?
+  @exclusivity(unchecked)
   private var demand = Subscribers.Demand.none
   private var onSuffix = false
+  @exclusivity(unchecked)
   private var makeSuffix: (() -> AnyPublisher<Input, Failure>)?
 
   init(downstream: Downstream, suffix: @escaping () -> AnyPublisher<Input, Failure>) {

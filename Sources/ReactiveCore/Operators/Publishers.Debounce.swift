@@ -93,10 +93,13 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   private let lock = Lock()
   /// Held while calling into `downstream`, so deliveries never overlap.
   private let deliveryLock = RecursiveLock()
+  @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
   private var downstream: Downstream?
+  @exclusivity(unchecked)
   private var demand = Subscribers.Demand.none
   private var latest: Input?
+  @exclusivity(unchecked)
   private var generation = 0
   private var timer: (any Cancellable)?
   private let dueTime: Context.SchedulerTimeType.Stride

@@ -103,10 +103,13 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
 
   /// The lock that guards every variable below.
   private let lock = Lock()
+  @exclusivity(unchecked)
   private var upstream = SubscriptionStatus.awaitingSubscription
   private var inners: [Int: any Subscription] = [:]
+  @exclusivity(unchecked)
   private var activeInners = 0
   private var nextInner = 0
+  @exclusivity(unchecked)
   private var upstreamFinished = false
   private var isDone = false
   private let maxPublishers: Subscribers.Demand

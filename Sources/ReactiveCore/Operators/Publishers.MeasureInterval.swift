@@ -71,8 +71,10 @@ where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure =
 
   /// The lock that guards `status`, `downstream` and `last`.
   private let lock = Lock()
+  @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
   private var downstream: Downstream?
+  @exclusivity(unchecked)
   private var last: Context.SchedulerTimeType?
   private let scheduler: Context
 

@@ -57,6 +57,7 @@ extension Publishers {
 
     /// The lock that guards `subject`.
     private let lock = Lock()
+    @exclusivity(unchecked)
     private var subject: SubjectType?
 
     /// Creates a multicast publisher that applies a closure to create a subject that

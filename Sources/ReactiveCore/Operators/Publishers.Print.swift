@@ -70,6 +70,7 @@ extension Publishers {
 private final class PrintLog: @unchecked Sendable {
   /// The lock that guards `stream`, which `write` mutates.
   private let lock = Lock()
+  @exclusivity(unchecked)
   private var stream: (any TextOutputStream)?
   private let prefix: String
 

@@ -77,6 +77,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   private let lock = Lock()
   /// Held while calling into `downstream`, so deliveries never overlap.
   private let deliveryLock = RecursiveLock()
+  @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
   private var downstream: Downstream?
   private let scheduler: Context

@@ -79,6 +79,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   private let lock = Lock()
   /// Held while calling the upstream subscription from the scheduler.
   private let upstreamLock = RecursiveLock()
+  @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
   private var downstream: Downstream?
   private let scheduler: Context

@@ -46,10 +46,13 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
 
   /// The lock that guards every variable below.
   private let lock = Lock()
+  @exclusivity(unchecked)
   private var upstream = SubscriptionStatus.awaitingSubscription
   private var current: (generation: Int, subscription: (any Subscription)?)?
+  @exclusivity(unchecked)
   private var generation = 0
   private var upstreamFinished = false
+  @exclusivity(unchecked)
   private var isDone = false
   private let out: SerialDownstream<Downstream>
   private let downstream: Downstream

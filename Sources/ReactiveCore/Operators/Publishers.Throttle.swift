@@ -94,10 +94,13 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   private let lock = Lock()
   /// Held while calling into `downstream`, so deliveries never overlap.
   private let deliveryLock = RecursiveLock()
+  @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
   private var downstream: Downstream?
+  @exclusivity(unchecked)
   private var demand = Subscribers.Demand.none
   private var pendingValue: Input?
+  @exclusivity(unchecked)
   private var pendingCompletion: Subscribers.Completion<Failure>?
   private var lastEmission: Context.SchedulerTimeType?
   private let interval: Context.SchedulerTimeType.Stride

@@ -98,10 +98,13 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   private let lock = Lock()
   /// Held while calling into `downstream`, so deliveries never overlap.
   private let deliveryLock = RecursiveLock()
+  @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
   private var downstream: Downstream?
+  @exclusivity(unchecked)
   private var customError: (() -> Failure)?
   private var generation = 0
+  @exclusivity(unchecked)
   private var timer: (any Cancellable)?
   private let interval: Context.SchedulerTimeType.Stride
   private let scheduler: Context

@@ -99,6 +99,7 @@ extension Publishers {
 private final class Gate: @unchecked Sendable {
   /// The lock that guards `open`.
   private let lock = Lock()
+  @exclusivity(unchecked)
   private var open = false
 
   var isOpen: Bool { lock.withLock { open } }
@@ -116,6 +117,7 @@ private final class Gate: @unchecked Sendable {
 private final class Trigger<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
   /// The lock that guards `subscription` and the two callbacks.
   private let lock = Lock()
+  @exclusivity(unchecked)
   private var subscription: (any Subscription)?
   private var isCancelled = false
   private let gate: Gate
@@ -127,6 +129,7 @@ private final class Trigger<Input, Failure: Error>: Subscriber, Cancellable, @un
     get { lock.withLock { failureAction } }
     set { lock.withLock { failureAction = newValue } }
   }
+  @exclusivity(unchecked)
   private var openAction: (() -> Void)?
   private var failureAction: ((Failure) -> Void)?
 

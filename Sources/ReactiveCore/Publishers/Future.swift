@@ -16,6 +16,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
 
   /// The lock that guards `result` and `waiting`.
   private let lock = Lock()
+  @exclusivity(unchecked)
   private var result: Result<Output, Failure>?
   private var waiting: [FutureSubscriptionBase<Output, Failure>] = []
 
@@ -66,8 +67,10 @@ final class FutureSubscription<Downstream: Subscriber>: FutureSubscriptionBase<
 
   /// The lock that guards all three stored properties.
   private let lock = Lock()
+  @exclusivity(unchecked)
   private var downstream: Downstream?
   private var hasDemand = false
+  @exclusivity(unchecked)
   private var result: Result<Output, Failure>?
 
   init(downstream: Downstream) { self.downstream = downstream }

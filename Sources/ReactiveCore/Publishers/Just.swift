@@ -32,6 +32,7 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Custo
 {
   /// The lock that guards `pending`.
   private let lock = Lock()
+  @exclusivity(unchecked)
   private var pending: (Downstream.Input, Downstream)?
   let description: String
 

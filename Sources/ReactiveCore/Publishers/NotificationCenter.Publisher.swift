@@ -73,10 +73,13 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
   private let lock = Lock()
   /// Held while calling into `downstream`, so deliveries never overlap.
   private let deliveryLock = RecursiveLock()
+  @exclusivity(unchecked)
   private var downstream: Downstream?
   private var demand = Subscribers.Demand.none
+  @exclusivity(unchecked)
   private var center: NotificationCenter?
   private var observer: (any NSObjectProtocol)?
+  @exclusivity(unchecked)
   private var relay: NotificationRelay?
 
   init(downstream: Downstream, center: NotificationCenter) {
@@ -154,6 +157,7 @@ protocol NotificationPosting: AnyObject, Sendable {
 /// Unchecked `Sendable`: `target` is guarded by `lock`.
 final class NotificationRelay: @unchecked Sendable {
   private let lock = Lock()
+  @exclusivity(unchecked)
   private var held: (any NotificationPosting)?
 
   init(_ target: any NotificationPosting) { held = target }

@@ -9,10 +9,13 @@ where Downstream.Input == Elements.Element {
   /// The lock that guards `downstream`, `demand` and `isEmitting`. The iterator and the
   /// look-ahead element are touched only by the one thread that holds `isEmitting`.
   private let lock = Lock()
+  @exclusivity(unchecked)
   private var downstream: Downstream?
   private var demand = Subscribers.Demand.none
+  @exclusivity(unchecked)
   private var isEmitting = false
   private var iterator: Elements.Iterator
+  @exclusivity(unchecked)
   private var upcoming: Elements.Element?
   private let completion: Subscribers.Completion<Downstream.Failure>
   let description: String

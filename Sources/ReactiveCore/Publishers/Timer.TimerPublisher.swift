@@ -55,6 +55,7 @@ extension Timer {
     private let subject = PassthroughSubject<Date, Never>()
     /// The lock that guards `timer`.
     private let lock = Lock()
+    @exclusivity(unchecked)
     private var timer: Timer?
 
     /// Creates a publisher that emits the current date every `interval` once connected.

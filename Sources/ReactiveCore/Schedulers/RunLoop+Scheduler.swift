@@ -196,6 +196,7 @@ extension RunLoop: Scheduler {
 final class TimerInvalidation: Cancellable, @unchecked Sendable {
   /// The lock that guards `timer`.
   private let lock = Lock()
+  @exclusivity(unchecked)
   private var timer: Timer?
 
   init(_ timer: Timer) { self.timer = timer }

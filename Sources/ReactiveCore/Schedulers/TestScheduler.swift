@@ -28,8 +28,10 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 
   /// The lock that guards `clock`, `queue`, `nextSequence` and `cancelled`.
   private let lock = Lock()
+  @exclusivity(unchecked)
   private var clock: SchedulerInstant
   private var queue: [Work] = []
+  @exclusivity(unchecked)
   private var nextSequence = 0
   private var cancelled: Set<Int> = []
 

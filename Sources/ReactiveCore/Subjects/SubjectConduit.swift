@@ -15,6 +15,7 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
   /// fully specialised code through one indirect call instead of the unspecialised
   /// vtable entry of a generic class.
   @usableFromInline
+  @exclusivity(unchecked)
   final var offer: (Output) -> Void = { _ in }
 
   @usableFromInline
@@ -74,12 +75,16 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   @usableFromInline
   let deliveryLock = RecursiveLock()
   @usableFromInline
+  @exclusivity(unchecked)
   var demand = Subscribers.Demand.none
   @usableFromInline
+  @exclusivity(unchecked)
   var downstream: Downstream?
   @usableFromInline
+  @exclusivity(unchecked)
   var parent: Parent?
   @usableFromInline
+  @exclusivity(unchecked)
   var needsInitialValue: Bool
 
   @inlinable

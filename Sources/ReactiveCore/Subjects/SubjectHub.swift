@@ -9,10 +9,13 @@ final class SubjectHub<Output, Failure: Error>: ConduitParent, @unchecked Sendab
   @usableFromInline
   let lock = Lock()
   @usableFromInline
+  @exclusivity(unchecked)
   var conduits = ContiguousArray<SubjectConduit<Output, Failure>>()
   @usableFromInline
+  @exclusivity(unchecked)
   var completion: Subscribers.Completion<Failure>?
   @usableFromInline
+  @exclusivity(unchecked)
   var storedValue: Output?
   var upstreams: [any Subscription] = []
   @usableFromInline

@@ -8,6 +8,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription,
 
   /// The lock that guards `subject` and `status`.
   private let lock = Lock()
+  @exclusivity(unchecked)
   private var subject: Downstream?
   private var status = SubscriptionStatus.awaitingSubscription
 

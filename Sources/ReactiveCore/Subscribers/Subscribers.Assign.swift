@@ -11,6 +11,7 @@ extension Subscribers {
 
     /// The lock that guards `status` and `storedObject`.
     private let lock = Lock()
+    @exclusivity(unchecked)
     private var status = SubscriptionStatus.awaitingSubscription
     private var storedObject: Root?
 

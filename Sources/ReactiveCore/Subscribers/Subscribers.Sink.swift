@@ -13,14 +13,19 @@ extension Subscribers {
     @usableFromInline
     let lock = Lock()
     @usableFromInline
+    @exclusivity(unchecked)
     var isSubscribed = false
     @usableFromInline
+    @exclusivity(unchecked)
     var isTerminal = false
     @usableFromInline
+    @exclusivity(unchecked)
     var upstream: (any Subscription)?
     @usableFromInline
+    @exclusivity(unchecked)
     var valueHandler: ((Input) -> Void)?
     @usableFromInline
+    @exclusivity(unchecked)
     var completionHandler: ((Subscribers.Completion<Failure>) -> Void)?
 
     /// The closure to execute on receipt of a value (a no-op once the sink has ended).

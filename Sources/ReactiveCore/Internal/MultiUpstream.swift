@@ -40,7 +40,7 @@ final class MultiUpstream<Downstream: Subscriber>: Subscription, CustomStringCon
     downstream.receive(subscription: self)
     if upstreams.isEmpty { out.finish(.finished) }
     for (index, upstream) in upstreams.enumerated() {
-      upstream.subscribe(Side(parent: self, index: index))
+      upstream.receive(subscriber: Side(parent: self, index: index))
     }
   }
 

@@ -45,7 +45,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == Never {
       let (prefix, file, line) = (prefix, file, line)
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         Relay<Output, Upstream.Failure, S>(
           "AssertNoFailure", downstream: subscriber, onValue: { $1.receive($0) },
           onCompletion: { completion, downstream in

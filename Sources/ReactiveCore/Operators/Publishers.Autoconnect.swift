@@ -43,7 +43,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
       lock.withLock { subscriberCount += 1 }
-      upstream.subscribe(AutoconnectTap(parent: self, downstream: subscriber))
+      upstream.receive(subscriber: AutoconnectTap(parent: self, downstream: subscriber))
       let needsConnection = lock.withLock { () -> Bool in
         guard connection == nil, subscriberCount > 0 else { return false }
         connection = Connecting()

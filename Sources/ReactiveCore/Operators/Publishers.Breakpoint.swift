@@ -81,7 +81,7 @@ extension Publishers {
         output: { if onOutput?($0) == true { raise(SIGTRAP) } },
         completion: { if onCompletion?($0) == true { raise(SIGTRAP) } },
         cancel: nil, request: nil)
-      upstream.subscribe(EventTap(name: "Breakpoint", downstream: subscriber, handlers: handlers))
+      upstream.receive(subscriber: EventTap(name: "Breakpoint", downstream: subscriber, handlers: handlers))
     }
   }
 }

@@ -73,7 +73,7 @@ extension Publishers {
     /// Attaches the subscriber through the buffer.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      upstream.subscribe(BufferSubscription(self, downstream: subscriber))
+      upstream.receive(subscriber: BufferSubscription(self, downstream: subscriber))
     }
   }
 }

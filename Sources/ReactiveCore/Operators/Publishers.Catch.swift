@@ -58,7 +58,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
       let handler = handler
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         CatchSubscription<Upstream, NewPublisher, S>(name: "Catch", downstream: subscriber) {
           .success(handler($0))
         })
@@ -89,7 +89,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == any Error {
       let handler = handler
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         CatchSubscription<Upstream, Publishers.MapError<NewPublisher, any Error>, S>(
           name: "TryCatch", downstream: subscriber
         ) { error in
@@ -162,7 +162,7 @@ where
     }
     guard isFirstFailure else { return }
     switch handler(error) {
-    case .success(let replacement): replacement.subscribe(Replacement(parent: self))
+    case .success(let replacement): replacement.receive(subscriber: Replacement(parent: self))
     case .failure(let newError): finish(.failure(newError))
     }
   }

@@ -83,7 +83,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Coder.Output == S.Input, S.Failure == any Error {
       let encoder = encoder
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         StepOperator<Upstream.Output, Upstream.Failure, S>(
           throwing: "Encode", downstream: subscriber
         ) {
@@ -113,7 +113,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == any Error {
       let decoder = decoder
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         StepOperator<Upstream.Output, Upstream.Failure, S>(
           throwing: "Decode", downstream: subscriber
         ) {

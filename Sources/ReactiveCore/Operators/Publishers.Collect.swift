@@ -44,7 +44,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
       var buffer: [Upstream.Output] = []
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         StepOperator<Upstream.Output, Failure, S>(
           "Collect", downstream: subscriber, consumesAll: true,
           step: { input in
@@ -82,7 +82,7 @@ extension Publishers {
     where Output == S.Input, Failure == S.Failure {
       var buffer: [Upstream.Output] = []
       let count = count
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         StepOperator<Upstream.Output, Failure, S>(
           "CollectByCount", downstream: subscriber, demandScale: count,
           step: { input in

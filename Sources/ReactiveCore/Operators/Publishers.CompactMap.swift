@@ -44,7 +44,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
       let transform = transform
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         Relay<Upstream.Output, Failure, S>("CompactMap", downstream: subscriber) {
           input, downstream in
           transform(input).map(downstream.receive) ?? .max(1)

@@ -92,7 +92,7 @@ extension Publishers {
     where Upstream.Output == S.Input, Failure == S.Failure {
       var best: Output?
       let ordered = areInIncreasingOrder
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         StepOperator<Output, Failure, S>(
           "Comparison", downstream: subscriber, consumesAll: true,
           step: { input in
@@ -135,7 +135,7 @@ extension Publishers {
     where Upstream.Output == S.Input, S.Failure == any Error {
       var best: Output?
       let ordered = areInIncreasingOrder
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         StepOperator<Output, Upstream.Failure, S>(
           "TryComparison", downstream: subscriber, consumesAll: true,
           step: { input in

@@ -88,7 +88,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Suffix.Failure == S.Failure, Suffix.Output == S.Input {
       let suffix = suffix
-      prefix.subscribe(
+      prefix.receive(subscriber: 
         ConcatenateSubscription(downstream: subscriber) { suffix.erasedForConcatenation })
     }
   }
@@ -159,7 +159,7 @@ private final class ConcatenateSubscription<Downstream: Subscriber>: Subscriber,
       return (downstream, nil)
     }
     if let makeSuffix = next.1 {
-      makeSuffix().subscribe(self)
+      makeSuffix().receive(subscriber: self)
     } else {
       next.0?.receive(completion: completion)
     }

@@ -106,7 +106,7 @@ extension Publishers {
     /// Attaches the subscriber; a match cancels upstream.
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, S.Input == Bool {
       let wanted = output
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         verdictOperator(
           "Contains", downstream: subscriber, whenAllPass: false, test: { .success($0 == wanted) }
         ) {
@@ -137,7 +137,7 @@ extension Publishers {
     /// Attaches the subscriber; a match cancels upstream.
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, S.Input == Bool {
       let predicate = predicate
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         verdictOperator(
           "ContainsWhere", downstream: subscriber, whenAllPass: false,
           test: { .success(predicate($0)) }
@@ -168,7 +168,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Failure == any Error, S.Input == Bool {
       let predicate = predicate
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         verdictOperator(
           "TryContainsWhere", downstream: subscriber, whenAllPass: false,
           test: { input in Result { try predicate(input) } }
@@ -199,7 +199,7 @@ extension Publishers {
     /// Attaches the subscriber; the first failing element cancels upstream.
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, S.Input == Bool {
       let predicate = predicate
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         verdictOperator(
           "AllSatisfy", downstream: subscriber, whenAllPass: true, test: { .success(predicate($0)) }
         ) { $0 })
@@ -228,7 +228,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Failure == any Error, S.Input == Bool {
       let predicate = predicate
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         verdictOperator(
           "TryAllSatisfy", downstream: subscriber, whenAllPass: true,
           test: { input in Result { try predicate(input) } }

@@ -28,7 +28,7 @@ extension Publishers {
     /// Attaches the subscriber; the count waits for finish and demand.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Int, Failure == S.Failure {
       var count = 0
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         StepOperator<Upstream.Output, Failure, S>(
           "Count", downstream: subscriber, consumesAll: true,
           step: { _ in

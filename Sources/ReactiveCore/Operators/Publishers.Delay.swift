@@ -74,7 +74,7 @@ extension Publishers {
     /// - Parameter subscriber: The subscriber to attach to this publisher.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      upstream.subscribe(DelaySubscription<Upstream, Context, S>(self, downstream: subscriber))
+      upstream.receive(subscriber: DelaySubscription<Upstream, Context, S>(self, downstream: subscriber))
     }
   }
 }

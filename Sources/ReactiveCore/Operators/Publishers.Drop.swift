@@ -38,7 +38,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
       var remaining = count
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         Relay<Output, Failure, S>("Drop", downstream: subscriber) { input, downstream in
           guard remaining == 0 else {
             remaining -= 1

@@ -50,7 +50,7 @@ extension Publishers {
     where Output == S.Input, Failure == S.Failure {
       var dropping = true
       let predicate = predicate
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         Relay<Output, Failure, S>("DropWhile", downstream: subscriber) { input, downstream in
           if dropping, predicate(input) { return .max(1) }
           dropping = false
@@ -82,7 +82,7 @@ extension Publishers {
     where Output == S.Input, S.Failure == any Error {
       var dropping = true
       let predicate = predicate
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         StepOperator<Output, Upstream.Failure, S>(throwing: "TryDropWhile", downstream: subscriber)
         {
           input in

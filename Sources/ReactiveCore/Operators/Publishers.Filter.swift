@@ -44,7 +44,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      upstream.subscribe(FilterInner(downstream: subscriber, isIncluded: isIncluded))
+      upstream.receive(subscriber: FilterInner(downstream: subscriber, isIncluded: isIncluded))
     }
 
     /// Composes a further predicate into this one, so the chain stays one operator.

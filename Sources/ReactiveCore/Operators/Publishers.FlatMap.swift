@@ -89,7 +89,7 @@ extension Publishers {
     where NewPublisher.Output == S.Input, Upstream.Failure == S.Failure {
       let engine = FlatMapSubscription<Upstream.Output, NewPublisher, S>(
         downstream: subscriber, maxPublishers: maxPublishers, transform: transform)
-      upstream.subscribe(engine)
+      upstream.receive(subscriber: engine)
     }
   }
 }
@@ -146,7 +146,7 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
       return nextInner
     }
     guard let index else { return .none }
-    transform(input).subscribe(Inner(parent: self, index: index))
+    transform(input).receive(subscriber: Inner(parent: self, index: index))
     return .none
   }
 

@@ -49,7 +49,7 @@ extension Publishers {
     /// Attaches the subscriber; the last element waits for finish and demand.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      upstream.subscribe(lastOperator("Last", downstream: subscriber) { _ in true })
+      upstream.receive(subscriber: lastOperator("Last", downstream: subscriber) { _ in true })
     }
   }
 
@@ -74,7 +74,7 @@ extension Publishers {
     /// Attaches the subscriber; the last match waits for finish and demand.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      upstream.subscribe(lastOperator("LastWhere", downstream: subscriber, matching: predicate))
+      upstream.receive(subscriber: lastOperator("LastWhere", downstream: subscriber, matching: predicate))
     }
   }
 
@@ -101,7 +101,7 @@ extension Publishers {
     where Output == S.Input, S.Failure == any Error {
       var last: Output?
       let predicate = predicate
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         StepOperator<Output, Upstream.Failure, S>(
           "TryLastWhere", downstream: subscriber, consumesAll: true,
           step: { input in

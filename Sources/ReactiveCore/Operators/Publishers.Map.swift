@@ -53,7 +53,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == Failure {
-      upstream.subscribe(MapInner(downstream: subscriber, transform: transform))
+      upstream.receive(subscriber: MapInner(downstream: subscriber, transform: transform))
     }
 
     /// Composes a further transform into this one, so the chain stays one operator.

@@ -63,7 +63,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
       let keyPath = keyPath
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         Relay<Upstream.Output, Failure, S>("ValueForKey", downstream: subscriber) {
           $1.receive($0[keyPath: keyPath])
         })
@@ -99,7 +99,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
       let (keyPath0, keyPath1) = (keyPath0, keyPath1)
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         Relay<Upstream.Output, Failure, S>("ValueForKeys", downstream: subscriber) {
           $1.receive(($0[keyPath: keyPath0], $0[keyPath: keyPath1]))
         })
@@ -138,7 +138,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
       let (keyPath0, keyPath1, keyPath2) = (keyPath0, keyPath1, keyPath2)
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         Relay<Upstream.Output, Failure, S>("ValueForKeys", downstream: subscriber) {
           $1.receive(($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2]))
         })

@@ -84,7 +84,7 @@ extension Publishers {
     /// Attaches the subscriber to the shared subject.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      sharedSubject.subscribe(subscriber)
+      sharedSubject.receive(subscriber: subscriber)
     }
 
     /// Subscribes the subject to upstream.

@@ -63,7 +63,7 @@ extension Publishers {
     where Upstream.Output == S.Input, Failure == S.Failure {
       var index = 0
       let range = range
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         StepOperator<Upstream.Output, Failure, S>("Output", downstream: subscriber) { input in
           defer { index += 1 }
           if range.isEmpty || index >= range.upperBound { return .finish }

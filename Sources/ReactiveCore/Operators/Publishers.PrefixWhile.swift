@@ -48,7 +48,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
       let predicate = predicate
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         StepOperator<Output, Failure, S>("PrefixWhile", downstream: subscriber) {
           predicate($0) ? .emit($0) : .finish
         })
@@ -77,7 +77,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == any Error {
       let predicate = predicate
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         StepOperator<Output, Upstream.Failure, S>(
           throwing: "TryPrefixWhile", downstream: subscriber
         ) {

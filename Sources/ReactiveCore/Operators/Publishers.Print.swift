@@ -61,7 +61,7 @@ extension Publishers {
         cancel: { log.write("receive cancel") },
         request: { log.write("request \($0)") },
         demandReturned: { if $0 > 0 { log.write("request \($0) (synchronous)") } })
-      upstream.subscribe(EventTap(name: "Print", downstream: subscriber, handlers: handlers))
+      upstream.receive(subscriber: EventTap(name: "Print", downstream: subscriber, handlers: handlers))
     }
   }
 }

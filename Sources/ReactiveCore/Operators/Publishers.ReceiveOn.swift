@@ -54,7 +54,7 @@ extension Publishers {
     /// - Parameter subscriber: The subscriber to attach to this publisher.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         ReceiveOnSubscription<Upstream, Context, S>(
           downstream: subscriber, scheduler: scheduler, options: options))
     }

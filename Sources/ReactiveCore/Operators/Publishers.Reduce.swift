@@ -63,7 +63,7 @@ extension Publishers {
     where Output == S.Input, Failure == S.Failure {
       var accumulator = initial
       let next = nextPartialResult
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         StepOperator<Upstream.Output, Failure, S>(
           "Reduce", downstream: subscriber, consumesAll: true,
           step: { input in
@@ -105,7 +105,7 @@ extension Publishers {
     where Output == S.Input, S.Failure == any Error {
       var accumulator = initial
       let next = nextPartialResult
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         StepOperator<Upstream.Output, Upstream.Failure, S>(
           "TryReduce", downstream: subscriber, consumesAll: true,
           step: { input in

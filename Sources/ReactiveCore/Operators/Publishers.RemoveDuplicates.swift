@@ -64,7 +64,7 @@ extension Publishers {
     where Output == S.Input, Failure == S.Failure {
       var last: Output?
       let isDuplicate = predicate
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         Relay<Output, Failure, S>("RemoveDuplicates", downstream: subscriber) { input, downstream in
           if let previous = last, isDuplicate(previous, input) { return .max(1) }
           last = input
@@ -96,7 +96,7 @@ extension Publishers {
     where Output == S.Input, S.Failure == any Error {
       var last: Output?
       let isDuplicate = predicate
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         StepOperator<Output, Upstream.Failure, S>(
           throwing: "TryRemoveDuplicates", downstream: subscriber
         ) {

@@ -36,7 +36,7 @@ extension Publishers {
     where Output == S.Input, Failure == S.Failure {
       var isEmpty = true
       let replacement = output
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         StepOperator<Output, Failure, S>(
           "ReplaceEmpty", downstream: subscriber,
           step: { input in

@@ -55,7 +55,7 @@ extension Publishers {
         }
         return .success(Retry(upstream: upstream, retries: remaining))
       }
-      upstream.subscribe(inner)
+      upstream.receive(subscriber: inner)
     }
   }
 }

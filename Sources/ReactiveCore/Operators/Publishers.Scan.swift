@@ -66,7 +66,7 @@ extension Publishers {
     where Output == S.Input, Failure == S.Failure {
       var accumulator = initialResult
       let next = nextPartialResult
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         Relay<Upstream.Output, Failure, S>("Scan", downstream: subscriber) { input, downstream in
           accumulator = next(accumulator, input)
           return downstream.receive(accumulator)
@@ -101,7 +101,7 @@ extension Publishers {
     where Output == S.Input, S.Failure == any Error {
       var accumulator = initialResult
       let next = nextPartialResult
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         StepOperator<Upstream.Output, Upstream.Failure, S>(
           throwing: "TryScan", downstream: subscriber
         ) {

@@ -32,7 +32,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         Relay<Output, Never, S>(
           "SetFailureType", downstream: subscriber, onValue: { $1.receive($0) },
           onCompletion: { _, downstream in downstream.receive(completion: .finished) }))

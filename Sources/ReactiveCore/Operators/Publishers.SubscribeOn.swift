@@ -60,7 +60,7 @@ extension Publishers {
       let inner = SubscribeOnSubscription<Upstream, Context, S>(
         downstream: subscriber, scheduler: scheduler, options: options)
       let upstream = upstream
-      scheduler.schedule(options: options) { upstream.subscribe(inner) }
+      scheduler.schedule(options: options) { upstream.receive(subscriber: inner) }
     }
   }
 }

@@ -32,7 +32,7 @@ extension Publishers {
     /// Attaches the subscriber through the switching engine.
     public func receive<S: Subscriber>(subscriber: S)
     where P.Output == S.Input, P.Failure == S.Failure {
-      upstream.subscribe(SwitchSubscription<P, S>(downstream: subscriber))
+      upstream.receive(subscriber: SwitchSubscription<P, S>(downstream: subscriber))
     }
   }
 }
@@ -82,7 +82,7 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     }
     previous?.cancel()
     guard let mine else { return .none }
-    input.subscribe(Side(parent: self, generation: mine))
+    input.receive(subscriber: Side(parent: self, generation: mine))
     return .none
   }
 

@@ -78,7 +78,7 @@ extension Publishers {
     /// - Parameter subscriber: The subscriber to attach to this publisher.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      upstream.subscribe(TimeoutSubscription<Upstream, Context, S>(self, downstream: subscriber))
+      upstream.receive(subscriber: TimeoutSubscription<Upstream, Context, S>(self, downstream: subscriber))
     }
   }
 }

@@ -33,7 +33,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == any Error {
       let transform = transform
-      upstream.subscribe(
+      upstream.receive(subscriber: 
         StepOperator<Upstream.Output, Upstream.Failure, S>(
           throwing: "TryMap", downstream: subscriber
         ) {

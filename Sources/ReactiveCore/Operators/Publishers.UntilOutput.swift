@@ -55,9 +55,9 @@ extension Publishers {
         gate.isOpen ? .emit($0) : .drop
       }
       trigger.onFailure = { [weak inner] error in inner?.terminate(.failure(error)) }
-      upstream.subscribe(inner)
+      upstream.receive(subscriber: inner)
       inner.bind(trigger)
-      other.subscribe(trigger)
+      other.receive(subscriber: trigger)
     }
   }
 
@@ -88,9 +88,9 @@ extension Publishers {
         gate.isOpen ? .finish : .emit($0)
       }
       trigger.onOpen = { [weak inner] in inner?.terminate(.finished) }
-      upstream.subscribe(inner)
+      upstream.receive(subscriber: inner)
       inner.bind(trigger)
-      other.subscribe(trigger)
+      other.receive(subscriber: trigger)
     }
   }
 }

@@ -20,6 +20,6 @@ public struct Deferred<DeferredPublisher: Publisher>: Publisher {
 
   /// Creates the publisher and attaches the subscriber to it.
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-    createPublisher().subscribe(subscriber)
+    createPublisher().receive(subscriber: subscriber)
   }
 }

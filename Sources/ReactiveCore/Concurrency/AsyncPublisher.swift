@@ -96,9 +96,11 @@ final class AsyncBridge<P: Publisher>: Subscriber, Cancellable, @unchecked Senda
   private let lock = Lock()
   @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
+  @exclusivity(unchecked)
   private var publisher: P?
   @exclusivity(unchecked)
   private var waiting: UnsafeContinuation<Pending, Never>?
+  @exclusivity(unchecked)
   private var buffered: [Pending] = []
   @exclusivity(unchecked)
   private var isFinished = false

@@ -48,9 +48,11 @@ where Downstream.Input == Base.Element, Downstream.Failure == any Error {
   private let lock = Lock()
   @exclusivity(unchecked)
   private var downstream: Downstream?
+  @exclusivity(unchecked)
   private var demand = Subscribers.Demand.none
   @exclusivity(unchecked)
   private var parked: CheckedContinuation<Void, Never>?
+  @exclusivity(unchecked)
   private var task: Task<Void, Never>?
   private let base: Base
 

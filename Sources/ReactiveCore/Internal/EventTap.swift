@@ -20,6 +20,7 @@ final class EventTap<Downstream: Subscriber>: Subscriber, Subscription, CustomSt
   private let lock = Lock()
   @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
+  @exclusivity(unchecked)
   private var downstream: Downstream?
   private let handlers: EventHandlers<Input, Failure>
   let description: String

@@ -21,6 +21,7 @@ final class MultiUpstream<Downstream: Subscriber>: Subscription, CustomStringCon
   private let lock = Lock()
   @exclusivity(unchecked)
   private var subscriptions: [(any Subscription)?]
+  @exclusivity(unchecked)
   private var requested = Subscribers.Demand.none
   @exclusivity(unchecked)
   private var isCancelled = false

@@ -21,9 +21,11 @@ class OperatorSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber
   let lock = Lock()
   @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
+  @exclusivity(unchecked)
   private var downstream: Downstream?
   @exclusivity(unchecked)
   private var demand = Subscribers.Demand.none
+  @exclusivity(unchecked)
   private var pending: (Output?, Subscribers.Completion<DownstreamFailure>)?
   private let consumesAll: Bool
   /// Extra upstreams (a trigger publisher) to cancel with this one.

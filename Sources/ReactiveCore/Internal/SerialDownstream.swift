@@ -6,41 +6,76 @@
 /// lock, never two at once. A value is delivered only while downstream demand lasts; the
 /// rest wait until ``request(_:)`` adds more. Each delivered value runs `onDelivered`
 /// (to ask its source for another, for example).
+// Inlinable throughout so that it is specialised, with the operator that owns it, for the
+// caller's subscriber: unspecialised, every value paid for generic metadata lookups.
+@usableFromInline
 final class SerialDownstream<Downstream: Subscriber>: @unchecked Sendable {
+  @usableFromInline
   typealias Output = Downstream.Input
+  @usableFromInline
   typealias Failure = Downstream.Failure
 
   /// The lock that guards every variable below.
-  private let lock = Lock()
+  @usableFromInline
+  let lock = Lock()
+  @usableFromInline
   @exclusivity(unchecked)
-  private var downstream: Downstream?
-  private var values: [(Output, (() -> Void)?)] = []
+  var downstream: Downstream?
+  @usableFromInline
   @exclusivity(unchecked)
-  private var head = 0
-  private var demand = Subscribers.Demand.none
+  var values: [(Output, (() -> Void)?)] = []
+  @usableFromInline
   @exclusivity(unchecked)
-  private var completion: Subscribers.Completion<Failure>?
-  private var isDraining = false
+  var head = 0
+  @usableFromInline
+  @exclusivity(unchecked)
+  var demand = Subscribers.Demand.none
+  @usableFromInline
+  @exclusivity(unchecked)
+  var completion: Subscribers.Completion<Failure>?
+  @usableFromInline
+  @exclusivity(unchecked)
+  var isDraining = false
 
+  @inlinable
   init(_ downstream: Downstream) { self.downstream = downstream }
 
   /// Whether the downstream is gone (completed or cancelled).
+  @inlinable
   var isTerminated: Bool { lock.withLock { downstream == nil || completion != nil } }
 
   /// The downstream demand not yet used by delivered values.
+  @inlinable
   var outstandingDemand: Subscribers.Demand { lock.withLock { demand } }
 
   /// Queues a value; `onDelivered` runs after downstream received it.
+  @inlinable
   func push(_ value: Output, onDelivered: (() -> Void)? = nil) {
-    lock.withLock {
-      guard downstream != nil, completion == nil else { return }
-      values.append((value, onDelivered))
+    lock.lock()
+    guard let target = downstream, completion == nil else {
+      lock.unlock()
+      return
     }
+    // The common case: nothing queued, nobody delivering, demand left — deliver at once
+    // instead of queueing and taking the lock twice more to dequeue.
+    if !isDraining, head == values.count, demand > 0 {
+      isDraining = true
+      demand -= 1
+      lock.unlock()
+      let more = target.receive(value)
+      if more > 0 { lock.withLock { demand += more } }
+      onDelivered?()
+      drainHeld()
+      return
+    }
+    values.append((value, onDelivered))
+    lock.unlock()
     drain()
   }
 
   /// Queues the completion: a failure goes out before any queued value, a finish after
   /// them. Later events are ignored.
+  @inlinable
   func finish(_ completion: Subscribers.Completion<Failure>) {
     lock.withLock {
       guard downstream != nil, self.completion == nil else { return }
@@ -54,12 +89,14 @@ final class SerialDownstream<Downstream: Subscriber>: @unchecked Sendable {
   }
 
   /// Adds downstream demand and delivers what it allows.
+  @inlinable
   func request(_ additional: Subscribers.Demand) {
     lock.withLock { demand += additional }
     drain()
   }
 
   /// Drops the downstream and everything queued.
+  @inlinable
   func cancel() {
     let released = lock.withLock { () -> (Downstream?, [(Output, (() -> Void)?)]) in
       defer {
@@ -72,18 +109,26 @@ final class SerialDownstream<Downstream: Subscriber>: @unchecked Sendable {
     _ = released
   }
 
-  private enum Next {
+  @usableFromInline
+  enum Next {
     case value(Output, (() -> Void)?, Downstream)
     case completion(Subscribers.Completion<Failure>, Downstream)
   }
 
-  private func drain() {
+  /// Delivers what is queued unless another thread is already doing so.
+  @inlinable
+  func drain() {
     let mayDrain = lock.withLock { () -> Bool in
       guard !isDraining else { return false }
       isDraining = true
       return true
     }
-    guard mayDrain else { return }
+    if mayDrain { drainHeld() }
+  }
+
+  /// Delivers what is queued and allowed; the caller set `isDraining`.
+  @inlinable
+  func drainHeld() {
     while true {
       let next = lock.withLock { () -> Next? in
         guard let downstream else {

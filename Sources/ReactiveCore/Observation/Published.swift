@@ -77,6 +77,7 @@ final class PublishedBox<Value>: PublishedStorage, @unchecked Sendable {
   private let lock = Lock()
   @exclusivity(unchecked)
   private var storedValue: Value
+  @exclusivity(unchecked)
   private var willChange: ObservableObjectPublisher?
   @exclusivity(unchecked)
   private var assignment: AnyCancellable?

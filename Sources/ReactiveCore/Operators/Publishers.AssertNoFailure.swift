@@ -45,17 +45,18 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == Never {
       let (prefix, file, line) = (prefix, file, line)
-      upstream.receive(subscriber: 
-        Relay<Output, Upstream.Failure, S>(
-          "AssertNoFailure", downstream: subscriber, onValue: { $1.receive($0) },
-          onCompletion: { completion, downstream in
-            switch completion {
-            case .finished: downstream.receive(completion: .finished)
-            case .failure(let error):
-              let message = prefix.isEmpty ? "" : prefix + ": "
-              fatalError("\(message)\(error)", file: file, line: line)
-            }
-          }))
+      upstream.receive(
+        subscriber:
+          Relay<Output, Upstream.Failure, S>(
+            "AssertNoFailure", downstream: subscriber, onValue: { $1.receive($0) },
+            onCompletion: { completion, downstream in
+              switch completion {
+              case .finished: downstream.receive(completion: .finished)
+              case .failure(let error):
+                let message = prefix.isEmpty ? "" : prefix + ": "
+                fatalError("\(message)\(error)", file: file, line: line)
+              }
+            }))
     }
   }
 }

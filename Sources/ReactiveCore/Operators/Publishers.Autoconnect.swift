@@ -31,6 +31,7 @@ extension Publishers {
     private let lock = Lock()
     @exclusivity(unchecked)
     private var subscriberCount = 0
+    @exclusivity(unchecked)
     private var connection: (any Cancellable)?
 
     /// Creates a publisher that automatically connects to an upstream connectable
@@ -88,6 +89,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   private let lock = Lock()
   @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
+  @exclusivity(unchecked)
   private var parent: Publishers.Autoconnect<Upstream>?
   @exclusivity(unchecked)
   private var downstream: Downstream?

@@ -81,7 +81,8 @@ extension Publishers {
         output: { if onOutput?($0) == true { raise(SIGTRAP) } },
         completion: { if onCompletion?($0) == true { raise(SIGTRAP) } },
         cancel: nil, request: nil)
-      upstream.receive(subscriber: EventTap(name: "Breakpoint", downstream: subscriber, handlers: handlers))
+      upstream.receive(
+        subscriber: EventTap(name: "Breakpoint", downstream: subscriber, handlers: handlers))
     }
   }
 }

@@ -90,12 +90,15 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   private let lock = Lock()
   @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
+  @exclusivity(unchecked)
   private var downstream: Downstream?
   @exclusivity(unchecked)
   private var values: [Input] = []
+  @exclusivity(unchecked)
   private var head = 0
   @exclusivity(unchecked)
   private var demand = Subscribers.Demand.none
+  @exclusivity(unchecked)
   private var completion: Subscribers.Completion<Failure>?
   @exclusivity(unchecked)
   private var isDraining = false

@@ -58,10 +58,11 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
       let handler = handler
-      upstream.receive(subscriber: 
-        CatchSubscription<Upstream, NewPublisher, S>(name: "Catch", downstream: subscriber) {
-          .success(handler($0))
-        })
+      upstream.receive(
+        subscriber:
+          CatchSubscription<Upstream, NewPublisher, S>(name: "Catch", downstream: subscriber) {
+            .success(handler($0))
+          })
     }
   }
 
@@ -89,12 +90,13 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == any Error {
       let handler = handler
-      upstream.receive(subscriber: 
-        CatchSubscription<Upstream, Publishers.MapError<NewPublisher, any Error>, S>(
-          name: "TryCatch", downstream: subscriber
-        ) { error in
-          Result { try handler(error).mapError { $0 as any Error } }
-        })
+      upstream.receive(
+        subscriber:
+          CatchSubscription<Upstream, Publishers.MapError<NewPublisher, any Error>, S>(
+            name: "TryCatch", downstream: subscriber
+          ) { error in
+            Result { try handler(error).mapError { $0 as any Error } }
+          })
     }
   }
 }
@@ -115,9 +117,11 @@ where
   private let lock = Lock()
   @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
+  @exclusivity(unchecked)
   private var downstream: Downstream?
   @exclusivity(unchecked)
   private var demand = Subscribers.Demand.none
+  @exclusivity(unchecked)
   private var isReplaced = false
   private let handler: (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>
   let description: String

@@ -83,12 +83,13 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Coder.Output == S.Input, S.Failure == any Error {
       let encoder = encoder
-      upstream.receive(subscriber: 
-        StepOperator<Upstream.Output, Upstream.Failure, S>(
-          throwing: "Encode", downstream: subscriber
-        ) {
-          value in .trying { .emit(try encoder.encode(value)) }
-        })
+      upstream.receive(
+        subscriber:
+          StepOperator<Upstream.Output, Upstream.Failure, S>(
+            throwing: "Encode", downstream: subscriber
+          ) {
+            value in .trying { .emit(try encoder.encode(value)) }
+          })
     }
   }
 
@@ -113,12 +114,13 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == any Error {
       let decoder = decoder
-      upstream.receive(subscriber: 
-        StepOperator<Upstream.Output, Upstream.Failure, S>(
-          throwing: "Decode", downstream: subscriber
-        ) {
-          input in .trying { .emit(try decoder.decode(Output.self, from: input)) }
-        })
+      upstream.receive(
+        subscriber:
+          StepOperator<Upstream.Output, Upstream.Failure, S>(
+            throwing: "Decode", downstream: subscriber
+          ) {
+            input in .trying { .emit(try decoder.decode(Output.self, from: input)) }
+          })
     }
   }
 }

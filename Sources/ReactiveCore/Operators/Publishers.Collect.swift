@@ -44,18 +44,19 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
       var buffer: [Upstream.Output] = []
-      upstream.receive(subscriber: 
-        StepOperator<Upstream.Output, Failure, S>(
-          "Collect", downstream: subscriber, consumesAll: true,
-          step: { input in
-            buffer.append(input)
-            return .absorb
-          },
-          conclude: { completion in
-            if case .failure(let error) = completion { return (nil, .failure(error)) }
-            defer { buffer = [] }
-            return (buffer, .finished)
-          }))
+      upstream.receive(
+        subscriber:
+          StepOperator<Upstream.Output, Failure, S>(
+            "Collect", downstream: subscriber, consumesAll: true,
+            step: { input in
+              buffer.append(input)
+              return .absorb
+            },
+            conclude: { completion in
+              if case .failure(let error) = completion { return (nil, .failure(error)) }
+              defer { buffer = [] }
+              return (buffer, .finished)
+            }))
     }
   }
 
@@ -82,20 +83,21 @@ extension Publishers {
     where Output == S.Input, Failure == S.Failure {
       var buffer: [Upstream.Output] = []
       let count = count
-      upstream.receive(subscriber: 
-        StepOperator<Upstream.Output, Failure, S>(
-          "CollectByCount", downstream: subscriber, demandScale: count,
-          step: { input in
-            buffer.append(input)
-            guard buffer.count == count else { return .absorb }
-            defer { buffer = [] }
-            return .emit(buffer)
-          },
-          conclude: { completion in
-            if case .failure(let error) = completion { return (nil, .failure(error)) }
-            defer { buffer = [] }
-            return (buffer.isEmpty ? nil : buffer, .finished)
-          }))
+      upstream.receive(
+        subscriber:
+          StepOperator<Upstream.Output, Failure, S>(
+            "CollectByCount", downstream: subscriber, demandScale: count,
+            step: { input in
+              buffer.append(input)
+              guard buffer.count == count else { return .absorb }
+              defer { buffer = [] }
+              return .emit(buffer)
+            },
+            conclude: { completion in
+              if case .failure(let error) = completion { return (nil, .failure(error)) }
+              defer { buffer = [] }
+              return (buffer.isEmpty ? nil : buffer, .finished)
+            }))
     }
   }
 }

@@ -88,8 +88,9 @@ extension Publishers {
     /// - Parameter subscriber: The subscriber to attach to this publisher.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      upstream.receive(subscriber: 
-        CollectByTimeSubscription<Upstream, Context, S>(self, downstream: subscriber))
+      upstream.receive(
+        subscriber:
+          CollectByTimeSubscription<Upstream, Context, S>(self, downstream: subscriber))
     }
   }
 }
@@ -112,15 +113,19 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
   private let lock = Lock()
   @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
+  @exclusivity(unchecked)
   private var downstream: Downstream?
   @exclusivity(unchecked)
   private var demand = Subscribers.Demand.none
+  @exclusivity(unchecked)
   private var current: [Input] = []
   @exclusivity(unchecked)
   private var closed: [[Input]] = []
+  @exclusivity(unchecked)
   private var closedStart = 0
   @exclusivity(unchecked)
   private var pendingCompletion: Subscribers.Completion<Failure>?
+  @exclusivity(unchecked)
   private var isDraining = false
   @exclusivity(unchecked)
   private var timer: (any Cancellable)?

@@ -44,11 +44,12 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
       let transform = transform
-      upstream.receive(subscriber: 
-        Relay<Upstream.Output, Failure, S>("CompactMap", downstream: subscriber) {
-          input, downstream in
-          transform(input).map(downstream.receive) ?? .max(1)
-        })
+      upstream.receive(
+        subscriber:
+          Relay<Upstream.Output, Failure, S>("CompactMap", downstream: subscriber) {
+            input, downstream in
+            transform(input).map(downstream.receive) ?? .max(1)
+          })
     }
   }
 }

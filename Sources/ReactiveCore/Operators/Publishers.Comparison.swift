@@ -92,18 +92,19 @@ extension Publishers {
     where Upstream.Output == S.Input, Failure == S.Failure {
       var best: Output?
       let ordered = areInIncreasingOrder
-      upstream.receive(subscriber: 
-        StepOperator<Output, Failure, S>(
-          "Comparison", downstream: subscriber, consumesAll: true,
-          step: { input in
-            if let current = best, !ordered(current, input) { return .absorb }
-            best = input
-            return .absorb
-          },
-          conclude: { completion in
-            if case .failure(let error) = completion { return (nil, .failure(error)) }
-            return (best, .finished)
-          }))
+      upstream.receive(
+        subscriber:
+          StepOperator<Output, Failure, S>(
+            "Comparison", downstream: subscriber, consumesAll: true,
+            step: { input in
+              if let current = best, !ordered(current, input) { return .absorb }
+              best = input
+              return .absorb
+            },
+            conclude: { completion in
+              if case .failure(let error) = completion { return (nil, .failure(error)) }
+              return (best, .finished)
+            }))
     }
   }
 
@@ -135,20 +136,21 @@ extension Publishers {
     where Upstream.Output == S.Input, S.Failure == any Error {
       var best: Output?
       let ordered = areInIncreasingOrder
-      upstream.receive(subscriber: 
-        StepOperator<Output, Upstream.Failure, S>(
-          "TryComparison", downstream: subscriber, consumesAll: true,
-          step: { input in
-            .trying {
-              if let current = best, try !ordered(current, input) { return .absorb }
-              best = input
-              return .absorb
-            }
-          },
-          conclude: { completion in
-            if case .failure(let error) = completion { return (nil, .failure(error)) }
-            return (best, .finished)
-          }))
+      upstream.receive(
+        subscriber:
+          StepOperator<Output, Upstream.Failure, S>(
+            "TryComparison", downstream: subscriber, consumesAll: true,
+            step: { input in
+              .trying {
+                if let current = best, try !ordered(current, input) { return .absorb }
+                best = input
+                return .absorb
+              }
+            },
+            conclude: { completion in
+              if case .failure(let error) = completion { return (nil, .failure(error)) }
+              return (best, .finished)
+            }))
     }
   }
 }

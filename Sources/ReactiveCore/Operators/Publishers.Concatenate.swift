@@ -88,8 +88,9 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Suffix.Failure == S.Failure, Suffix.Output == S.Input {
       let suffix = suffix
-      prefix.receive(subscriber: 
-        ConcatenateSubscription(downstream: subscriber) { suffix.erasedForConcatenation })
+      prefix.receive(
+        subscriber:
+          ConcatenateSubscription(downstream: subscriber) { suffix.erasedForConcatenation })
     }
   }
 }
@@ -109,9 +110,11 @@ private final class ConcatenateSubscription<Downstream: Subscriber>: Subscriber,
   private let lock = Lock()
   @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
+  @exclusivity(unchecked)
   private var downstream: Downstream?
   @exclusivity(unchecked)
   private var demand = Subscribers.Demand.none
+  @exclusivity(unchecked)
   private var onSuffix = false
   @exclusivity(unchecked)
   private var makeSuffix: (() -> AnyPublisher<Input, Failure>)?

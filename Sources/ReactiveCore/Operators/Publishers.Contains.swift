@@ -106,12 +106,13 @@ extension Publishers {
     /// Attaches the subscriber; a match cancels upstream.
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, S.Input == Bool {
       let wanted = output
-      upstream.receive(subscriber: 
-        verdictOperator(
-          "Contains", downstream: subscriber, whenAllPass: false, test: { .success($0 == wanted) }
-        ) {
-          $0
-        })
+      upstream.receive(
+        subscriber:
+          verdictOperator(
+            "Contains", downstream: subscriber, whenAllPass: false, test: { .success($0 == wanted) }
+          ) {
+            $0
+          })
     }
   }
 
@@ -137,11 +138,12 @@ extension Publishers {
     /// Attaches the subscriber; a match cancels upstream.
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, S.Input == Bool {
       let predicate = predicate
-      upstream.receive(subscriber: 
-        verdictOperator(
-          "ContainsWhere", downstream: subscriber, whenAllPass: false,
-          test: { .success(predicate($0)) }
-        ) { $0 })
+      upstream.receive(
+        subscriber:
+          verdictOperator(
+            "ContainsWhere", downstream: subscriber, whenAllPass: false,
+            test: { .success(predicate($0)) }
+          ) { $0 })
     }
   }
 
@@ -168,13 +170,14 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Failure == any Error, S.Input == Bool {
       let predicate = predicate
-      upstream.receive(subscriber: 
-        verdictOperator(
-          "TryContainsWhere", downstream: subscriber, whenAllPass: false,
-          test: { input in Result { try predicate(input) } }
-        ) {
-          $0
-        })
+      upstream.receive(
+        subscriber:
+          verdictOperator(
+            "TryContainsWhere", downstream: subscriber, whenAllPass: false,
+            test: { input in Result { try predicate(input) } }
+          ) {
+            $0
+          })
     }
   }
 
@@ -199,10 +202,12 @@ extension Publishers {
     /// Attaches the subscriber; the first failing element cancels upstream.
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, S.Input == Bool {
       let predicate = predicate
-      upstream.receive(subscriber: 
-        verdictOperator(
-          "AllSatisfy", downstream: subscriber, whenAllPass: true, test: { .success(predicate($0)) }
-        ) { $0 })
+      upstream.receive(
+        subscriber:
+          verdictOperator(
+            "AllSatisfy", downstream: subscriber, whenAllPass: true,
+            test: { .success(predicate($0)) }
+          ) { $0 })
     }
   }
 
@@ -228,11 +233,12 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Failure == any Error, S.Input == Bool {
       let predicate = predicate
-      upstream.receive(subscriber: 
-        verdictOperator(
-          "TryAllSatisfy", downstream: subscriber, whenAllPass: true,
-          test: { input in Result { try predicate(input) } }
-        ) { $0 })
+      upstream.receive(
+        subscriber:
+          verdictOperator(
+            "TryAllSatisfy", downstream: subscriber, whenAllPass: true,
+            test: { input in Result { try predicate(input) } }
+          ) { $0 })
     }
   }
 }

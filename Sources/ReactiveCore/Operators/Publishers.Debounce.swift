@@ -72,7 +72,8 @@ extension Publishers {
     /// - Parameter subscriber: The subscriber to attach to this publisher.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      upstream.receive(subscriber: DebounceSubscription<Upstream, Context, S>(self, downstream: subscriber))
+      upstream.receive(
+        subscriber: DebounceSubscription<Upstream, Context, S>(self, downstream: subscriber))
     }
   }
 }
@@ -95,12 +96,15 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   private let deliveryLock = RecursiveLock()
   @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
+  @exclusivity(unchecked)
   private var downstream: Downstream?
   @exclusivity(unchecked)
   private var demand = Subscribers.Demand.none
+  @exclusivity(unchecked)
   private var latest: Input?
   @exclusivity(unchecked)
   private var generation = 0
+  @exclusivity(unchecked)
   private var timer: (any Cancellable)?
   private let dueTime: Context.SchedulerTimeType.Stride
   private let scheduler: Context

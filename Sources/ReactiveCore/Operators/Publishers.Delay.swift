@@ -74,7 +74,8 @@ extension Publishers {
     /// - Parameter subscriber: The subscriber to attach to this publisher.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      upstream.receive(subscriber: DelaySubscription<Upstream, Context, S>(self, downstream: subscriber))
+      upstream.receive(
+        subscriber: DelaySubscription<Upstream, Context, S>(self, downstream: subscriber))
     }
   }
 }
@@ -96,6 +97,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   private let deliveryLock = RecursiveLock()
   @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
+  @exclusivity(unchecked)
   private var downstream: Downstream?
   private let interval: Context.SchedulerTimeType.Stride
   private let tolerance: Context.SchedulerTimeType.Stride

@@ -38,14 +38,15 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
       var remaining = count
-      upstream.receive(subscriber: 
-        Relay<Output, Failure, S>("Drop", downstream: subscriber) { input, downstream in
-          guard remaining == 0 else {
-            remaining -= 1
-            return .max(1)
-          }
-          return downstream.receive(input)
-        })
+      upstream.receive(
+        subscriber:
+          Relay<Output, Failure, S>("Drop", downstream: subscriber) { input, downstream in
+            guard remaining == 0 else {
+              remaining -= 1
+              return .max(1)
+            }
+            return downstream.receive(input)
+          })
     }
   }
 }

@@ -50,12 +50,13 @@ extension Publishers {
     where Output == S.Input, Failure == S.Failure {
       var dropping = true
       let predicate = predicate
-      upstream.receive(subscriber: 
-        Relay<Output, Failure, S>("DropWhile", downstream: subscriber) { input, downstream in
-          if dropping, predicate(input) { return .max(1) }
-          dropping = false
-          return downstream.receive(input)
-        })
+      upstream.receive(
+        subscriber:
+          Relay<Output, Failure, S>("DropWhile", downstream: subscriber) { input, downstream in
+            if dropping, predicate(input) { return .max(1) }
+            dropping = false
+            return downstream.receive(input)
+          })
     }
   }
 
@@ -82,16 +83,18 @@ extension Publishers {
     where Output == S.Input, S.Failure == any Error {
       var dropping = true
       let predicate = predicate
-      upstream.receive(subscriber: 
-        StepOperator<Output, Upstream.Failure, S>(throwing: "TryDropWhile", downstream: subscriber)
-        {
-          input in
-          .trying {
-            if dropping, try predicate(input) { return .drop }
-            dropping = false
-            return .emit(input)
-          }
-        })
+      upstream.receive(
+        subscriber:
+          StepOperator<Output, Upstream.Failure, S>(
+            throwing: "TryDropWhile", downstream: subscriber
+          ) {
+            input in
+            .trying {
+              if dropping, try predicate(input) { return .drop }
+              dropping = false
+              return .emit(input)
+            }
+          })
     }
   }
 }

@@ -49,10 +49,11 @@ extension Publishers {
     /// Attaches the subscriber; the first element cancels upstream and finishes.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      upstream.receive(subscriber: 
-        StepOperator<Output, Failure, S>("First", downstream: subscriber, consumesAll: true) {
-          .emitAndFinish($0)
-        })
+      upstream.receive(
+        subscriber:
+          StepOperator<Output, Failure, S>("First", downstream: subscriber, consumesAll: true) {
+            .emitAndFinish($0)
+          })
     }
   }
 
@@ -78,10 +79,11 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
       let predicate = predicate
-      upstream.receive(subscriber: 
-        StepOperator<Output, Failure, S>("TryFirst", downstream: subscriber, consumesAll: true) {
-          predicate($0) ? .emitAndFinish($0) : .absorb
-        })
+      upstream.receive(
+        subscriber:
+          StepOperator<Output, Failure, S>("TryFirst", downstream: subscriber, consumesAll: true) {
+            predicate($0) ? .emitAndFinish($0) : .absorb
+          })
     }
   }
 
@@ -107,10 +109,11 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == any Error {
       let predicate = predicate
-      upstream.receive(subscriber: 
-        StepOperator<Output, Upstream.Failure, S>(
-          throwing: "TryFirstWhere", downstream: subscriber, consumesAll: true
-        ) { input in .trying { try predicate(input) ? .emitAndFinish(input) : .absorb } })
+      upstream.receive(
+        subscriber:
+          StepOperator<Output, Upstream.Failure, S>(
+            throwing: "TryFirstWhere", downstream: subscriber, consumesAll: true
+          ) { input in .trying { try predicate(input) ? .emitAndFinish(input) : .absorb } })
     }
   }
 }

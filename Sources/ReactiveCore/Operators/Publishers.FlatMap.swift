@@ -16,6 +16,7 @@ extension Publisher {
   ///     that produces elements of that type.
   /// - Returns: A publisher that transforms elements from an upstream publisher into a
   ///   publisher of that element's type.
+  @inlinable
   public func flatMap<T, P: Publisher>(
     maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
   ) -> Publishers.FlatMap<P, Self> where T == P.Output, Failure == P.Failure {
@@ -27,6 +28,7 @@ extension Publisher where Failure == Never {
   /// Transforms all elements from a publisher that never fails into publishers that may.
   ///
   /// - Returns: A publisher of the inner publishers' elements.
+  @inlinable
   public func flatMap<P: Publisher>(
     maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
   ) -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>> {
@@ -36,6 +38,7 @@ extension Publisher where Failure == Never {
   /// Transforms all elements into publishers that never fail.
   ///
   /// - Returns: A publisher of the inner publishers' elements.
+  @inlinable
   public func flatMap<P: Publisher>(
     maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
   ) -> Publishers.FlatMap<P, Self> where P.Failure == Never {
@@ -48,6 +51,7 @@ extension Publisher {
   /// failure type.
   ///
   /// - Returns: A publisher of the inner publishers' elements.
+  @inlinable
   public func flatMap<P: Publisher>(
     maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
   ) -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never {
@@ -75,6 +79,7 @@ extension Publishers {
 
     /// Creates a publisher that transforms elements from an upstream publisher into a new
     /// publisher.
+    @inlinable
     public init(
       upstream: Upstream, maxPublishers: Subscribers.Demand,
       transform: @escaping (Upstream.Output) -> NewPublisher
@@ -85,6 +90,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber through the flattening engine.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where NewPublisher.Output == S.Input, Upstream.Failure == S.Failure {
       let engine = FlatMapSubscription<Upstream.Output, NewPublisher, S>(
@@ -96,27 +102,45 @@ extension Publishers {
 
 /// Subscribes to at most `maxPublishers` inner publishers at once and interleaves their
 /// values, one outstanding value per inner publisher.
-private final class FlatMapSubscription<Input, NewPublisher: Publisher, Downstream: Subscriber>:
+// Inlinable throughout so that it is specialised for the caller's types.
+@usableFromInline
+final class FlatMapSubscription<Input, NewPublisher: Publisher, Downstream: Subscriber>:
   Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable
 where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstream.Failure {
+  @usableFromInline
   typealias Failure = Downstream.Failure
 
   /// The lock that guards every variable below.
-  private let lock = Lock()
+  @usableFromInline
+  let lock = Lock()
+  @usableFromInline
   @exclusivity(unchecked)
-  private var upstream = SubscriptionStatus.awaitingSubscription
-  private var inners: [Int: any Subscription] = [:]
+  var upstream = SubscriptionStatus.awaitingSubscription
+  @usableFromInline
   @exclusivity(unchecked)
-  private var activeInners = 0
-  private var nextInner = 0
+  var inners: [Int: any Subscription] = [:]
+  @usableFromInline
   @exclusivity(unchecked)
-  private var upstreamFinished = false
-  private var isDone = false
-  private let maxPublishers: Subscribers.Demand
-  private let transform: (Input) -> NewPublisher
-  private let out: SerialDownstream<Downstream>
-  private let downstream: Downstream
+  var activeInners = 0
+  @usableFromInline
+  @exclusivity(unchecked)
+  var nextInner = 0
+  @usableFromInline
+  @exclusivity(unchecked)
+  var upstreamFinished = false
+  @usableFromInline
+  @exclusivity(unchecked)
+  var isDone = false
+  @usableFromInline
+  let maxPublishers: Subscribers.Demand
+  @usableFromInline
+  let transform: (Input) -> NewPublisher
+  @usableFromInline
+  let out: SerialDownstream<Downstream>
+  @usableFromInline
+  let downstream: Downstream
 
+  @inlinable
   init(
     downstream: Downstream, maxPublishers: Subscribers.Demand,
     transform: @escaping (Input) -> NewPublisher
@@ -127,6 +151,7 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
     out = SerialDownstream(downstream)
   }
 
+  @inlinable
   func receive(subscription: any Subscription) {
     let accepted = lock.withLock { () -> Bool in
       guard case .awaitingSubscription = upstream else { return false }
@@ -138,6 +163,7 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
     subscription.request(maxPublishers)
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     let index = lock.withLock { () -> Int? in
       guard !isDone else { return nil }
@@ -150,6 +176,7 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
     return .none
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     switch completion {
     case .finished:
@@ -164,7 +191,8 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
     }
   }
 
-  fileprivate func innerSubscribed(_ index: Int, _ subscription: any Subscription) {
+  @inlinable
+  func innerSubscribed(_ index: Int, _ subscription: any Subscription) {
     let accepted = lock.withLock { () -> Bool in
       guard !isDone else { return false }
       inners[index] = subscription
@@ -174,7 +202,8 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
     subscription.request(.max(1))
   }
 
-  fileprivate func innerReceived(_ index: Int, _ value: NewPublisher.Output) {
+  @inlinable
+  func innerReceived(_ index: Int, _ value: NewPublisher.Output) {
     // Ask this inner for its next value only once this one has been delivered.
     out.push(value) { [weak self] in
       let subscription = self?.lock.withLock { self?.inners[index] }
@@ -182,7 +211,8 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
     }
   }
 
-  fileprivate func innerCompleted(_ index: Int, _ completion: Subscribers.Completion<Failure>) {
+  @inlinable
+  func innerCompleted(_ index: Int, _ completion: Subscribers.Completion<Failure>) {
     guard case .finished = completion else { return finishAll(completion) }
     let (done, upstreamSubscription) = lock.withLock { () -> (Bool, (any Subscription)?) in
       inners[index] = nil
@@ -194,7 +224,8 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
     if maxPublishers != .unlimited { upstreamSubscription?.request(.max(1)) }
   }
 
-  private func finishAll(_ completion: Subscribers.Completion<Failure>) {
+  @inlinable
+  func finishAll(_ completion: Subscribers.Completion<Failure>) {
     let (subscriptions, first) = lock.withLock { () -> ([any Subscription], Bool) in
       guard !isDone else { return ([], false) }
       isDone = true
@@ -209,11 +240,13 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
     out.finish(completion)
   }
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "demand must be greater than zero")
     out.request(demand)
   }
 
+  @inlinable
   func cancel() {
     let subscriptions = lock.withLock { () -> [any Subscription] in
       isDone = true
@@ -227,20 +260,36 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
     out.cancel()
   }
 
+  @inlinable
   var description: String { "FlatMap" }
 
-  private struct Inner: Subscriber {
+  @usableFromInline
+  struct Inner: Subscriber {
+    @usableFromInline
     typealias Input = NewPublisher.Output
+    @usableFromInline
     typealias Failure = NewPublisher.Failure
+    @usableFromInline
     let parent: FlatMapSubscription
+    @usableFromInline
     let index: Int
+    @usableFromInline
     let combineIdentifier = CombineIdentifier()
 
+    @inlinable
+    init(parent: FlatMapSubscription, index: Int) {
+      self.parent = parent
+      self.index = index
+    }
+
+    @inlinable
     func receive(subscription: any Subscription) { parent.innerSubscribed(index, subscription) }
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
       parent.innerReceived(index, input)
       return .none
     }
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       parent.innerCompleted(index, completion)
     }

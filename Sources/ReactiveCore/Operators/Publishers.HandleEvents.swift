@@ -78,7 +78,8 @@ extension Publishers {
       let handlers = EventHandlers(
         subscription: receiveSubscription, output: receiveOutput, completion: receiveCompletion,
         cancel: receiveCancel, request: receiveRequest)
-      upstream.receive(subscriber: EventTap(name: "HandleEvents", downstream: subscriber, handlers: handlers))
+      upstream.receive(
+        subscriber: EventTap(name: "HandleEvents", downstream: subscriber, handlers: handlers))
     }
   }
 }

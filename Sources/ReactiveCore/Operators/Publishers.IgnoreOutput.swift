@@ -27,10 +27,11 @@ extension Publishers {
     /// Attaches the subscriber and requests every upstream value, to reach completion.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Never, Failure == S.Failure {
-      upstream.receive(subscriber: 
-        Relay<Upstream.Output, Failure, S>(
-          "IgnoreOutput", downstream: subscriber, onSubscription: { $0.request(.unlimited) },
-          onValue: { _, _ in .none }))
+      upstream.receive(
+        subscriber:
+          Relay<Upstream.Output, Failure, S>(
+            "IgnoreOutput", downstream: subscriber, onSubscription: { $0.request(.unlimited) },
+            onValue: { _, _ in .none }))
     }
   }
 }

@@ -74,7 +74,8 @@ extension Publishers {
     /// Attaches the subscriber; the last match waits for finish and demand.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      upstream.receive(subscriber: lastOperator("LastWhere", downstream: subscriber, matching: predicate))
+      upstream.receive(
+        subscriber: lastOperator("LastWhere", downstream: subscriber, matching: predicate))
     }
   }
 
@@ -101,19 +102,20 @@ extension Publishers {
     where Output == S.Input, S.Failure == any Error {
       var last: Output?
       let predicate = predicate
-      upstream.receive(subscriber: 
-        StepOperator<Output, Upstream.Failure, S>(
-          "TryLastWhere", downstream: subscriber, consumesAll: true,
-          step: { input in
-            .trying {
-              if try predicate(input) { last = input }
-              return .absorb
-            }
-          },
-          conclude: { completion in
-            if case .failure(let error) = completion { return (nil, .failure(error)) }
-            return (last, .finished)
-          }))
+      upstream.receive(
+        subscriber:
+          StepOperator<Output, Upstream.Failure, S>(
+            "TryLastWhere", downstream: subscriber, consumesAll: true,
+            step: { input in
+              .trying {
+                if try predicate(input) { last = input }
+                return .absorb
+              }
+            },
+            conclude: { completion in
+              if case .failure(let error) = completion { return (nil, .failure(error)) }
+              return (last, .finished)
+            }))
     }
   }
 }

@@ -41,10 +41,11 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
       let transform = transform
-      upstream.receive(subscriber: 
-        Relay<Output, Upstream.Failure, S>(
-          "MapError", downstream: subscriber, onValue: { $1.receive($0) },
-          onCompletion: { $1.receive(completion: $0.mapError(transform)) }))
+      upstream.receive(
+        subscriber:
+          Relay<Output, Upstream.Failure, S>(
+            "MapError", downstream: subscriber, onValue: { $1.receive($0) },
+            onCompletion: { $1.receive(completion: $0.mapError(transform)) }))
     }
   }
 }

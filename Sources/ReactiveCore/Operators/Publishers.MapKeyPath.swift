@@ -63,10 +63,11 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
       let keyPath = keyPath
-      upstream.receive(subscriber: 
-        Relay<Upstream.Output, Failure, S>("ValueForKey", downstream: subscriber) {
-          $1.receive($0[keyPath: keyPath])
-        })
+      upstream.receive(
+        subscriber:
+          Relay<Upstream.Output, Failure, S>("ValueForKey", downstream: subscriber) {
+            $1.receive($0[keyPath: keyPath])
+          })
     }
   }
 
@@ -99,10 +100,11 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
       let (keyPath0, keyPath1) = (keyPath0, keyPath1)
-      upstream.receive(subscriber: 
-        Relay<Upstream.Output, Failure, S>("ValueForKeys", downstream: subscriber) {
-          $1.receive(($0[keyPath: keyPath0], $0[keyPath: keyPath1]))
-        })
+      upstream.receive(
+        subscriber:
+          Relay<Upstream.Output, Failure, S>("ValueForKeys", downstream: subscriber) {
+            $1.receive(($0[keyPath: keyPath0], $0[keyPath: keyPath1]))
+          })
     }
   }
 
@@ -138,10 +140,11 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
       let (keyPath0, keyPath1, keyPath2) = (keyPath0, keyPath1, keyPath2)
-      upstream.receive(subscriber: 
-        Relay<Upstream.Output, Failure, S>("ValueForKeys", downstream: subscriber) {
-          $1.receive(($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2]))
-        })
+      upstream.receive(
+        subscriber:
+          Relay<Upstream.Output, Failure, S>("ValueForKeys", downstream: subscriber) {
+            $1.receive(($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2]))
+          })
     }
   }
 }

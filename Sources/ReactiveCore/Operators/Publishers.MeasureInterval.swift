@@ -53,9 +53,10 @@ extension Publishers {
     /// - Parameter subscriber: The subscriber to attach to this publisher.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      upstream.receive(subscriber: 
-        MeasureIntervalSubscription<Upstream, Context, S>(
-          downstream: subscriber, scheduler: scheduler))
+      upstream.receive(
+        subscriber:
+          MeasureIntervalSubscription<Upstream, Context, S>(
+            downstream: subscriber, scheduler: scheduler))
     }
   }
 }
@@ -73,6 +74,7 @@ where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure =
   private let lock = Lock()
   @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
+  @exclusivity(unchecked)
   private var downstream: Downstream?
   @exclusivity(unchecked)
   private var last: Context.SchedulerTimeType?

@@ -63,13 +63,14 @@ extension Publishers {
     where Upstream.Output == S.Input, Failure == S.Failure {
       var index = 0
       let range = range
-      upstream.receive(subscriber: 
-        StepOperator<Upstream.Output, Failure, S>("Output", downstream: subscriber) { input in
-          defer { index += 1 }
-          if range.isEmpty || index >= range.upperBound { return .finish }
-          if index < range.lowerBound { return .drop }
-          return index == range.upperBound - 1 ? .emitAndFinish(input) : .emit(input)
-        })
+      upstream.receive(
+        subscriber:
+          StepOperator<Upstream.Output, Failure, S>("Output", downstream: subscriber) { input in
+            defer { index += 1 }
+            if range.isEmpty || index >= range.upperBound { return .finish }
+            if index < range.lowerBound { return .drop }
+            return index == range.upperBound - 1 ? .emitAndFinish(input) : .emit(input)
+          })
     }
   }
 }

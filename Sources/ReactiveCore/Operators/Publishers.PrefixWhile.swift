@@ -48,10 +48,11 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
       let predicate = predicate
-      upstream.receive(subscriber: 
-        StepOperator<Output, Failure, S>("PrefixWhile", downstream: subscriber) {
-          predicate($0) ? .emit($0) : .finish
-        })
+      upstream.receive(
+        subscriber:
+          StepOperator<Output, Failure, S>("PrefixWhile", downstream: subscriber) {
+            predicate($0) ? .emit($0) : .finish
+          })
     }
   }
 
@@ -77,12 +78,13 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == any Error {
       let predicate = predicate
-      upstream.receive(subscriber: 
-        StepOperator<Output, Upstream.Failure, S>(
-          throwing: "TryPrefixWhile", downstream: subscriber
-        ) {
-          input in .trying { try predicate(input) ? .emit(input) : .finish }
-        })
+      upstream.receive(
+        subscriber:
+          StepOperator<Output, Upstream.Failure, S>(
+            throwing: "TryPrefixWhile", downstream: subscriber
+          ) {
+            input in .trying { try predicate(input) ? .emit(input) : .finish }
+          })
     }
   }
 }

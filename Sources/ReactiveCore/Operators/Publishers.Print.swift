@@ -61,7 +61,8 @@ extension Publishers {
         cancel: { log.write("receive cancel") },
         request: { log.write("request \($0)") },
         demandReturned: { if $0 > 0 { log.write("request \($0) (synchronous)") } })
-      upstream.receive(subscriber: EventTap(name: "Print", downstream: subscriber, handlers: handlers))
+      upstream.receive(
+        subscriber: EventTap(name: "Print", downstream: subscriber, handlers: handlers))
     }
   }
 }

@@ -54,9 +54,10 @@ extension Publishers {
     /// - Parameter subscriber: The subscriber to attach to this publisher.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      upstream.receive(subscriber: 
-        ReceiveOnSubscription<Upstream, Context, S>(
-          downstream: subscriber, scheduler: scheduler, options: options))
+      upstream.receive(
+        subscriber:
+          ReceiveOnSubscription<Upstream, Context, S>(
+            downstream: subscriber, scheduler: scheduler, options: options))
     }
   }
 }
@@ -79,6 +80,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   private let deliveryLock = RecursiveLock()
   @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
+  @exclusivity(unchecked)
   private var downstream: Downstream?
   private let scheduler: Context
   private let options: Context.SchedulerOptions?

@@ -63,17 +63,18 @@ extension Publishers {
     where Output == S.Input, Failure == S.Failure {
       var accumulator = initial
       let next = nextPartialResult
-      upstream.receive(subscriber: 
-        StepOperator<Upstream.Output, Failure, S>(
-          "Reduce", downstream: subscriber, consumesAll: true,
-          step: { input in
-            accumulator = next(accumulator, input)
-            return .absorb
-          },
-          conclude: { completion in
-            if case .failure(let error) = completion { return (nil, .failure(error)) }
-            return (accumulator, .finished)
-          }))
+      upstream.receive(
+        subscriber:
+          StepOperator<Upstream.Output, Failure, S>(
+            "Reduce", downstream: subscriber, consumesAll: true,
+            step: { input in
+              accumulator = next(accumulator, input)
+              return .absorb
+            },
+            conclude: { completion in
+              if case .failure(let error) = completion { return (nil, .failure(error)) }
+              return (accumulator, .finished)
+            }))
     }
   }
 
@@ -105,19 +106,20 @@ extension Publishers {
     where Output == S.Input, S.Failure == any Error {
       var accumulator = initial
       let next = nextPartialResult
-      upstream.receive(subscriber: 
-        StepOperator<Upstream.Output, Upstream.Failure, S>(
-          "TryReduce", downstream: subscriber, consumesAll: true,
-          step: { input in
-            .trying {
-              accumulator = try next(accumulator, input)
-              return .absorb
-            }
-          },
-          conclude: { completion in
-            if case .failure(let error) = completion { return (nil, .failure(error)) }
-            return (accumulator, .finished)
-          }))
+      upstream.receive(
+        subscriber:
+          StepOperator<Upstream.Output, Upstream.Failure, S>(
+            "TryReduce", downstream: subscriber, consumesAll: true,
+            step: { input in
+              .trying {
+                accumulator = try next(accumulator, input)
+                return .absorb
+              }
+            },
+            conclude: { completion in
+              if case .failure(let error) = completion { return (nil, .failure(error)) }
+              return (accumulator, .finished)
+            }))
     }
   }
 }

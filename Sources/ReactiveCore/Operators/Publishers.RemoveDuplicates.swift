@@ -64,12 +64,14 @@ extension Publishers {
     where Output == S.Input, Failure == S.Failure {
       var last: Output?
       let isDuplicate = predicate
-      upstream.receive(subscriber: 
-        Relay<Output, Failure, S>("RemoveDuplicates", downstream: subscriber) { input, downstream in
-          if let previous = last, isDuplicate(previous, input) { return .max(1) }
-          last = input
-          return downstream.receive(input)
-        })
+      upstream.receive(
+        subscriber:
+          Relay<Output, Failure, S>("RemoveDuplicates", downstream: subscriber) {
+            input, downstream in
+            if let previous = last, isDuplicate(previous, input) { return .max(1) }
+            last = input
+            return downstream.receive(input)
+          })
     }
   }
 
@@ -96,17 +98,18 @@ extension Publishers {
     where Output == S.Input, S.Failure == any Error {
       var last: Output?
       let isDuplicate = predicate
-      upstream.receive(subscriber: 
-        StepOperator<Output, Upstream.Failure, S>(
-          throwing: "TryRemoveDuplicates", downstream: subscriber
-        ) {
-          input in
-          .trying {
-            if let previous = last, try isDuplicate(previous, input) { return .drop }
-            last = input
-            return .emit(input)
-          }
-        })
+      upstream.receive(
+        subscriber:
+          StepOperator<Output, Upstream.Failure, S>(
+            throwing: "TryRemoveDuplicates", downstream: subscriber
+          ) {
+            input in
+            .trying {
+              if let previous = last, try isDuplicate(previous, input) { return .drop }
+              last = input
+              return .emit(input)
+            }
+          })
     }
   }
 }

@@ -36,17 +36,18 @@ extension Publishers {
     where Output == S.Input, Failure == S.Failure {
       var isEmpty = true
       let replacement = output
-      upstream.receive(subscriber: 
-        StepOperator<Output, Failure, S>(
-          "ReplaceEmpty", downstream: subscriber,
-          step: { input in
-            isEmpty = false
-            return .emit(input)
-          },
-          conclude: { completion in
-            if case .failure(let error) = completion { return (nil, .failure(error)) }
-            return (isEmpty ? replacement : nil, .finished)
-          }))
+      upstream.receive(
+        subscriber:
+          StepOperator<Output, Failure, S>(
+            "ReplaceEmpty", downstream: subscriber,
+            step: { input in
+              isEmpty = false
+              return .emit(input)
+            },
+            conclude: { completion in
+              if case .failure(let error) = completion { return (nil, .failure(error)) }
+              return (isEmpty ? replacement : nil, .finished)
+            }))
     }
   }
 }

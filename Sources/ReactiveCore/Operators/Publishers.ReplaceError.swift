@@ -34,13 +34,14 @@ extension Publishers {
     /// Attaches the subscriber; the replacement waits for downstream demand.
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == Never {
       let replacement = output
-      upstream.receive(subscriber: 
-        StepOperator<Output, Upstream.Failure, S>(
-          "ReplaceError", downstream: subscriber, step: { .emit($0) },
-          conclude: { completion in
-            if case .failure = completion { return (replacement, .finished) }
-            return (nil, .finished)
-          }))
+      upstream.receive(
+        subscriber:
+          StepOperator<Output, Upstream.Failure, S>(
+            "ReplaceError", downstream: subscriber, step: { .emit($0) },
+            conclude: { completion in
+              if case .failure = completion { return (replacement, .finished) }
+              return (nil, .finished)
+            }))
     }
   }
 }

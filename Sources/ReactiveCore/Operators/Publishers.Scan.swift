@@ -66,11 +66,12 @@ extension Publishers {
     where Output == S.Input, Failure == S.Failure {
       var accumulator = initialResult
       let next = nextPartialResult
-      upstream.receive(subscriber: 
-        Relay<Upstream.Output, Failure, S>("Scan", downstream: subscriber) { input, downstream in
-          accumulator = next(accumulator, input)
-          return downstream.receive(accumulator)
-        })
+      upstream.receive(
+        subscriber:
+          Relay<Upstream.Output, Failure, S>("Scan", downstream: subscriber) { input, downstream in
+            accumulator = next(accumulator, input)
+            return downstream.receive(accumulator)
+          })
     }
   }
 
@@ -101,16 +102,17 @@ extension Publishers {
     where Output == S.Input, S.Failure == any Error {
       var accumulator = initialResult
       let next = nextPartialResult
-      upstream.receive(subscriber: 
-        StepOperator<Upstream.Output, Upstream.Failure, S>(
-          throwing: "TryScan", downstream: subscriber
-        ) {
-          input in
-          .trying {
-            accumulator = try next(accumulator, input)
-            return .emit(accumulator)
-          }
-        })
+      upstream.receive(
+        subscriber:
+          StepOperator<Upstream.Output, Upstream.Failure, S>(
+            throwing: "TryScan", downstream: subscriber
+          ) {
+            input in
+            .trying {
+              accumulator = try next(accumulator, input)
+              return .emit(accumulator)
+            }
+          })
     }
   }
 }

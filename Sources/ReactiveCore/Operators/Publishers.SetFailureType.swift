@@ -32,10 +32,11 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      upstream.receive(subscriber: 
-        Relay<Output, Never, S>(
-          "SetFailureType", downstream: subscriber, onValue: { $1.receive($0) },
-          onCompletion: { _, downstream in downstream.receive(completion: .finished) }))
+      upstream.receive(
+        subscriber:
+          Relay<Output, Never, S>(
+            "SetFailureType", downstream: subscriber, onValue: { $1.receive($0) },
+            onCompletion: { _, downstream in downstream.receive(completion: .finished) }))
     }
 
     /// Changes the failure type again, keeping one operator.

@@ -81,6 +81,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   private let upstreamLock = RecursiveLock()
   @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
+  @exclusivity(unchecked)
   private var downstream: Downstream?
   private let scheduler: Context
   private let options: Context.SchedulerOptions?

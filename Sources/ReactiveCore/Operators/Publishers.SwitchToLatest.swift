@@ -48,9 +48,11 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
   private let lock = Lock()
   @exclusivity(unchecked)
   private var upstream = SubscriptionStatus.awaitingSubscription
+  @exclusivity(unchecked)
   private var current: (generation: Int, subscription: (any Subscription)?)?
   @exclusivity(unchecked)
   private var generation = 0
+  @exclusivity(unchecked)
   private var upstreamFinished = false
   @exclusivity(unchecked)
   private var isDone = false

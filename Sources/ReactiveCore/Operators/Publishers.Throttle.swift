@@ -76,7 +76,8 @@ extension Publishers {
     /// - Parameter subscriber: The subscriber to attach to this publisher.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      upstream.receive(subscriber: ThrottleSubscription<Upstream, Context, S>(self, downstream: subscriber))
+      upstream.receive(
+        subscriber: ThrottleSubscription<Upstream, Context, S>(self, downstream: subscriber))
     }
   }
 }
@@ -96,12 +97,15 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   private let deliveryLock = RecursiveLock()
   @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
+  @exclusivity(unchecked)
   private var downstream: Downstream?
   @exclusivity(unchecked)
   private var demand = Subscribers.Demand.none
+  @exclusivity(unchecked)
   private var pendingValue: Input?
   @exclusivity(unchecked)
   private var pendingCompletion: Subscribers.Completion<Failure>?
+  @exclusivity(unchecked)
   private var lastEmission: Context.SchedulerTimeType?
   private let interval: Context.SchedulerTimeType.Stride
   private let scheduler: Context

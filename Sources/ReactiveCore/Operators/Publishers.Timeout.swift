@@ -78,7 +78,8 @@ extension Publishers {
     /// - Parameter subscriber: The subscriber to attach to this publisher.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      upstream.receive(subscriber: TimeoutSubscription<Upstream, Context, S>(self, downstream: subscriber))
+      upstream.receive(
+        subscriber: TimeoutSubscription<Upstream, Context, S>(self, downstream: subscriber))
     }
   }
 }
@@ -100,9 +101,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   private let deliveryLock = RecursiveLock()
   @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
+  @exclusivity(unchecked)
   private var downstream: Downstream?
   @exclusivity(unchecked)
   private var customError: (() -> Failure)?
+  @exclusivity(unchecked)
   private var generation = 0
   @exclusivity(unchecked)
   private var timer: (any Cancellable)?

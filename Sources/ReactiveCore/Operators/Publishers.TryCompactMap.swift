@@ -33,10 +33,11 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == any Error {
       let transform = transform
-      upstream.receive(subscriber: 
-        StepOperator<Upstream.Output, Upstream.Failure, S>(
-          throwing: "TryCompactMap", downstream: subscriber
-        ) { input in .trying { try transform(input).map { .emit($0) } ?? .drop } })
+      upstream.receive(
+        subscriber:
+          StepOperator<Upstream.Output, Upstream.Failure, S>(
+            throwing: "TryCompactMap", downstream: subscriber
+          ) { input in .trying { try transform(input).map { .emit($0) } ?? .drop } })
     }
   }
 }

@@ -34,10 +34,11 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == any Error {
       let isIncluded = isIncluded
-      upstream.receive(subscriber: 
-        StepOperator<Output, Upstream.Failure, S>(throwing: "TryFilter", downstream: subscriber) {
-          input in .trying { try isIncluded(input) ? .emit(input) : .drop }
-        })
+      upstream.receive(
+        subscriber:
+          StepOperator<Output, Upstream.Failure, S>(throwing: "TryFilter", downstream: subscriber) {
+            input in .trying { try isIncluded(input) ? .emit(input) : .drop }
+          })
     }
   }
 }

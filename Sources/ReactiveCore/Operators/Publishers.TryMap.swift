@@ -33,12 +33,13 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == any Error {
       let transform = transform
-      upstream.receive(subscriber: 
-        StepOperator<Upstream.Output, Upstream.Failure, S>(
-          throwing: "TryMap", downstream: subscriber
-        ) {
-          input in .trying { .emit(try transform(input)) }
-        })
+      upstream.receive(
+        subscriber:
+          StepOperator<Upstream.Output, Upstream.Failure, S>(
+            throwing: "TryMap", downstream: subscriber
+          ) {
+            input in .trying { .emit(try transform(input)) }
+          })
     }
 
     /// Composes a further transform into this one.

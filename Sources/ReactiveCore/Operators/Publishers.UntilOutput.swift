@@ -119,6 +119,7 @@ private final class Trigger<Input, Failure: Error>: Subscriber, Cancellable, @un
   private let lock = Lock()
   @exclusivity(unchecked)
   private var subscription: (any Subscription)?
+  @exclusivity(unchecked)
   private var isCancelled = false
   private let gate: Gate
   var onOpen: (() -> Void)? {
@@ -131,6 +132,7 @@ private final class Trigger<Input, Failure: Error>: Subscriber, Cancellable, @un
   }
   @exclusivity(unchecked)
   private var openAction: (() -> Void)?
+  @exclusivity(unchecked)
   private var failureAction: ((Failure) -> Void)?
 
   init(gate: Gate) { self.gate = gate }

@@ -18,6 +18,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   private let lock = Lock()
   @exclusivity(unchecked)
   private var result: Result<Output, Failure>?
+  @exclusivity(unchecked)
   private var waiting: [FutureSubscriptionBase<Output, Failure>] = []
 
   /// Creates a publisher that invokes a promise closure when the publisher emits an
@@ -69,6 +70,7 @@ final class FutureSubscription<Downstream: Subscriber>: FutureSubscriptionBase<
   private let lock = Lock()
   @exclusivity(unchecked)
   private var downstream: Downstream?
+  @exclusivity(unchecked)
   private var hasDemand = false
   @exclusivity(unchecked)
   private var result: Result<Output, Failure>?

@@ -14,9 +14,11 @@ public struct Just<Output>: Publisher {
   /// Initializes a publisher that emits the specified output just once.
   ///
   /// - Parameter output: The one element that the publisher emits.
+  @inlinable
   public init(_ output: Output) { self.output = output }
 
   /// Attaches the subscriber and emits the value on the first demand.
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
     subscriber.receive(
       subscription: SingleValueSubscription(value: output, downstream: subscriber, name: "Just"))
@@ -26,23 +28,43 @@ public struct Just<Output>: Publisher {
 extension Just: Equatable where Output: Equatable {}
 extension Just: Sendable where Output: Sendable {}
 
-/// Emits one value on the first positive demand, then finishes.
+/// Emits one value on the first positive demand, then finishes. Inlinable so that it is
+/// specialised for the caller's subscriber.
+@usableFromInline
 final class SingleValueSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   /// The lock that guards `pending`.
-  private let lock = Lock()
+  @usableFromInline
+  let lock = Lock()
+  @usableFromInline
   @exclusivity(unchecked)
-  private var pending: (Downstream.Input, Downstream)?
+  var pending: (Downstream.Input, Downstream)?
+  @usableFromInline
   let description: String
 
+  /// Runs the specialised `deliver()`. Set by the initialiser, which is specialised for
+  /// the caller's subscriber, because `request(_:)` is reached through `any Subscription`
+  /// and so through the unspecialised witness of this generic class.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var deliverPending: () -> Void = {}
+
+  @inlinable
   init(value: Downstream.Input, downstream: Downstream, name: String) {
     pending = (value, downstream)
     description = name
+    deliverPending = { [unowned(unsafe) self] in self.deliver() }
   }
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "demand must be greater than zero")
+    deliverPending()
+  }
+
+  @inlinable
+  func deliver() {
     let taken = lock.withLock { () -> (Downstream.Input, Downstream)? in
       defer { pending = nil }
       return pending
@@ -52,6 +74,7 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Custo
     downstream.receive(completion: .finished)
   }
 
+  @inlinable
   func cancel() {
     let released = lock.withLock { () -> (Downstream.Input, Downstream)? in
       defer { pending = nil }
@@ -60,6 +83,8 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Custo
     _ = released
   }
 
+  @usableFromInline
   var customMirror: Mirror { Mirror(self, children: [:]) }
+  @usableFromInline
   var playgroundDescription: Any { description }
 }

@@ -75,9 +75,11 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
   private let deliveryLock = RecursiveLock()
   @exclusivity(unchecked)
   private var downstream: Downstream?
+  @exclusivity(unchecked)
   private var demand = Subscribers.Demand.none
   @exclusivity(unchecked)
   private var center: NotificationCenter?
+  @exclusivity(unchecked)
   private var observer: (any NSObjectProtocol)?
   @exclusivity(unchecked)
   private var relay: NotificationRelay?

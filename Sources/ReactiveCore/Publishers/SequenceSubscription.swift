@@ -11,9 +11,11 @@ where Downstream.Input == Elements.Element {
   private let lock = Lock()
   @exclusivity(unchecked)
   private var downstream: Downstream?
+  @exclusivity(unchecked)
   private var demand = Subscribers.Demand.none
   @exclusivity(unchecked)
   private var isEmitting = false
+  @exclusivity(unchecked)
   private var iterator: Elements.Iterator
   @exclusivity(unchecked)
   private var upcoming: Elements.Element?

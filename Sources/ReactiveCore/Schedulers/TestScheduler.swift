@@ -30,9 +30,11 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
   private let lock = Lock()
   @exclusivity(unchecked)
   private var clock: SchedulerInstant
+  @exclusivity(unchecked)
   private var queue: [Work] = []
   @exclusivity(unchecked)
   private var nextSequence = 0
+  @exclusivity(unchecked)
   private var cancelled: Set<Int> = []
 
   /// Creates a scheduler whose clock starts at `now` (zero by default).

@@ -17,6 +17,7 @@ final class SubjectHub<Output, Failure: Error>: ConduitParent, @unchecked Sendab
   @usableFromInline
   @exclusivity(unchecked)
   var storedValue: Output?
+  @exclusivity(unchecked)
   var upstreams: [any Subscription] = []
   @usableFromInline
   let keepsValue: Bool

@@ -10,6 +10,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription,
   private let lock = Lock()
   @exclusivity(unchecked)
   private var subject: Downstream?
+  @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
 
   init(_ subject: Downstream) { self.subject = subject }

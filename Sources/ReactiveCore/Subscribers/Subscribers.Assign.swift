@@ -13,6 +13,7 @@ extension Subscribers {
     private let lock = Lock()
     @exclusivity(unchecked)
     private var status = SubscriptionStatus.awaitingSubscription
+    @exclusivity(unchecked)
     private var storedObject: Root?
 
     /// The object that contains the property to assign; `nil` once the subscriber ended.

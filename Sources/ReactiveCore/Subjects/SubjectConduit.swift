@@ -8,15 +8,23 @@
 class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
+  // The entry points into the concrete conduit. Closures rather than overridable
+  // methods: the concrete conduit sets them from its initialiser, which is specialised in
+  // the client's module, so values, demand and cancellation reach fully specialised code
+  // through one indirect call instead of the unspecialised vtable entry of a generic
+  // class. They capture nothing (the conduit comes in as an argument), so they cost no
+  // allocation. Set before the conduit is shared, never changed after.
+
   /// Delivers a value if the subscriber has demand, and drops it otherwise.
-  ///
-  /// A closure rather than an overridable method: the concrete conduit sets it from its
-  /// initialiser, which is specialised in the client's module, so each value reaches
-  /// fully specialised code through one indirect call instead of the unspecialised
-  /// vtable entry of a generic class.
   @usableFromInline
   @exclusivity(unchecked)
-  final var offer: (Output) -> Void = { _ in }
+  final var offer: (SubjectConduit, Output) -> Void = { _, _ in }
+  @usableFromInline
+  @exclusivity(unchecked)
+  final var requestEntry: (SubjectConduit, Subscribers.Demand) -> Void = { _, _ in }
+  @usableFromInline
+  @exclusivity(unchecked)
+  final var cancelEntry: (SubjectConduit) -> Void = { _ in }
 
   @usableFromInline
   init() {}
@@ -26,14 +34,14 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
   func finish(_ completion: Subscribers.Completion<Failure>) { fatalError("abstract") }
 
   @usableFromInline
-  func request(_ demand: Subscribers.Demand) { fatalError("abstract") }
+  final func request(_ demand: Subscribers.Demand) { requestEntry(self, demand) }
 
   /// Whether the conduit has neither finished nor been cancelled.
   @usableFromInline
   var isLive: Bool { fatalError("abstract") }
 
   @usableFromInline
-  func cancel() { fatalError("abstract") }
+  final func cancel() { cancelEntry(self) }
 
   @usableFromInline
   var description: String { "Subject" }
@@ -93,8 +101,11 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     self.downstream = downstream
     self.needsInitialValue = needsInitialValue
     super.init()
-    // Unowned: the subject calls `offer` only through a conduit it holds strongly.
-    offer = { [unowned(unsafe) self] value in self.offerValue(value) }
+    offer = { conduit, value in unsafeDowncast(conduit, to: Conduit.self).offerValue(value) }
+    requestEntry = { conduit, demand in
+      unsafeDowncast(conduit, to: Conduit.self).requestDemand(demand)
+    }
+    cancelEntry = { conduit in unsafeDowncast(conduit, to: Conduit.self).cancelConduit() }
   }
 
   @inlinable
@@ -131,8 +142,8 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     deliveryLock.withLock { target.receive(completion: completion) }
   }
 
-  @usableFromInline
-  override func request(_ additional: Subscribers.Demand) {
+  @inlinable
+  func requestDemand(_ additional: Subscribers.Demand) {
     precondition(additional > 0, "demand must be greater than zero")
     let initial = lock.withLock { () -> (Parent, Downstream)? in
       guard let downstream, let parent else { return nil }
@@ -146,8 +157,8 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     deliver(value, to: target)
   }
 
-  @usableFromInline
-  override func cancel() {
+  @inlinable
+  func cancelConduit() {
     let taken = lock.withLock { () -> (Parent?, Downstream?) in
       defer {
         downstream = nil

@@ -59,7 +59,7 @@ final class SubjectHub<Output, Failure: Error>: ConduitParent, @unchecked Sendab
       if keepsValue { storedValue = value }
       return conduits
     }
-    for conduit in targets { conduit.offer(value) }
+    for conduit in targets { conduit.offer(conduit, value) }
   }
 
   func complete(_ completion: Subscribers.Completion<Failure>) {
@@ -84,7 +84,7 @@ final class SubjectHub<Output, Failure: Error>: ConduitParent, @unchecked Sendab
     if accepted { subscription.request(.unlimited) }
   }
 
-  @usableFromInline
+  @inlinable
   func remove(_ conduit: SubjectConduit<Output, Failure>) {
     lock.withLock {
       if let index = conduits.firstIndex(where: { $0 === conduit }) {

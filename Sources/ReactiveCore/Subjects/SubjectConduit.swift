@@ -8,23 +8,28 @@
 class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
-  // The entry points into the concrete conduit. Closures rather than overridable
-  // methods: the concrete conduit sets them from its initialiser, which is specialised in
-  // the client's module, so values, demand and cancellation reach fully specialised code
-  // through one indirect call instead of the unspecialised vtable entry of a generic
-  // class. They capture nothing (the conduit comes in as an argument), so they cost no
-  // allocation. Set before the conduit is shared, never changed after.
+  /// The one entry point into the concrete conduit: offers the value `value` points
+  /// to; with no value, adds `demand`, or cancels when that is `nil` too.
+  ///
+  /// A closure rather than overridable methods: the concrete conduit sets it from its
+  /// initialiser, which is specialised in the client's module, so values, demand and
+  /// cancellation reach fully specialised code through one indirect call instead of the
+  /// unspecialised vtable entries of a generic class. It captures nothing (the conduit
+  /// comes in as an argument), so it costs no allocation; and one closure for all three
+  /// keeps a live subscription small. The value comes by pointer so that the
+  /// unspecialised `request` and `cancel` below need no generic metadata to call it.
+  /// Set before the conduit is shared, never changed after.
+  @usableFromInline
+  @exclusivity(unchecked)
+  final var entry: (SubjectConduit, UnsafePointer<Output>?, Subscribers.Demand?) -> Void = {
+    _, _, _ in
+  }
 
   /// Delivers a value if the subscriber has demand, and drops it otherwise.
-  @usableFromInline
-  @exclusivity(unchecked)
-  final var offer: (SubjectConduit, Output) -> Void = { _, _ in }
-  @usableFromInline
-  @exclusivity(unchecked)
-  final var requestEntry: (SubjectConduit, Subscribers.Demand) -> Void = { _, _ in }
-  @usableFromInline
-  @exclusivity(unchecked)
-  final var cancelEntry: (SubjectConduit) -> Void = { _ in }
+  @inlinable @inline(__always)
+  final func offer(_ value: Output) {
+    withUnsafePointer(to: value) { entry(self, $0, nil) }
+  }
 
   @usableFromInline
   init() {}
@@ -34,14 +39,14 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
   func finish(_ completion: Subscribers.Completion<Failure>) { fatalError("abstract") }
 
   @usableFromInline
-  final func request(_ demand: Subscribers.Demand) { requestEntry(self, demand) }
+  final func request(_ demand: Subscribers.Demand) { entry(self, nil, demand) }
 
   /// Whether the conduit has neither finished nor been cancelled.
   @usableFromInline
   var isLive: Bool { fatalError("abstract") }
 
   @usableFromInline
-  final func cancel() { cancelEntry(self) }
+  final func cancel() { entry(self, nil, nil) }
 
   @usableFromInline
   var description: String { "Subject" }
@@ -79,6 +84,10 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   /// The lock that guards `demand`, `downstream`, `parent` and `needsInitialValue`.
   @usableFromInline
   let lock = Lock()
+  // Declared here, after the lock, so that it fills the lock's padding.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var needsInitialValue: Bool
   /// Held while calling into `downstream`, so deliveries never overlap.
   @usableFromInline
   let deliveryLock = RecursiveLock()
@@ -91,9 +100,6 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   @usableFromInline
   @exclusivity(unchecked)
   var parent: Parent?
-  @usableFromInline
-  @exclusivity(unchecked)
-  var needsInitialValue: Bool
 
   @inlinable
   init(parent: Parent, downstream: Downstream, needsInitialValue: Bool) {
@@ -101,11 +107,16 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     self.downstream = downstream
     self.needsInitialValue = needsInitialValue
     super.init()
-    offer = { conduit, value in unsafeDowncast(conduit, to: Conduit.self).offerValue(value) }
-    requestEntry = { conduit, demand in
-      unsafeDowncast(conduit, to: Conduit.self).requestDemand(demand)
+    entry = { conduit, value, demand in
+      let conduit = unsafeDowncast(conduit, to: Conduit.self)
+      if let value {
+        conduit.offerValue(value.pointee)
+      } else if let demand {
+        conduit.requestDemand(demand)
+      } else {
+        conduit.cancelConduit()
+      }
     }
-    cancelEntry = { conduit in unsafeDowncast(conduit, to: Conduit.self).cancelConduit() }
   }
 
   @inlinable

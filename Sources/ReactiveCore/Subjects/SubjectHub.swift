@@ -59,7 +59,7 @@ final class SubjectHub<Output, Failure: Error>: ConduitParent, @unchecked Sendab
       if keepsValue { storedValue = value }
       return conduits
     }
-    for conduit in targets { conduit.offer(conduit, value) }
+    for conduit in targets { conduit.offer(value) }
   }
 
   func complete(_ completion: Subscribers.Completion<Failure>) {

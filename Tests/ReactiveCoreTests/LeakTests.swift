@@ -1,4 +1,5 @@
 import ReactiveCore
+import Synchronization
 import Testing
 
 @Suite struct LeakTests {
@@ -66,5 +67,36 @@ import Testing
     }
     #expect(weakToken == nil)
     _ = cancellable
+  }
+}
+
+/// A subscription that is a struct, as a third-party publisher may write one.
+private struct ValueSubscription: Subscription {
+  let log: LockedLog
+  let combineIdentifier = CombineIdentifier()
+  func request(_ demand: Subscribers.Demand) { log.append("request \(demand)") }
+  func cancel() { log.append("cancel") }
+}
+
+private final class LockedLog: @unchecked Sendable {
+  private let lock = NSLockLike()
+  private var entries: [String] = []
+  func append(_ entry: String) { lock.run { entries.append(entry) } }
+  var all: [String] { lock.run { entries } }
+}
+
+/// A minimal lock for the test's own bookkeeping.
+private final class NSLockLike: @unchecked Sendable {
+  private let mutex = Mutex(())
+  func run<T>(_ body: () -> T) -> T { mutex.withLock { _ in body() } }
+}
+
+@Suite struct ValueTypeSubscriptionTests {
+  @Test func aSinkRequestsFromAndCancelsAStructSubscription() {
+    let log = LockedLog()
+    let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+    sink.receive(subscription: ValueSubscription(log: log))
+    sink.cancel()
+    #expect(log.all == ["request unlimited", "cancel"])
   }
 }

@@ -115,19 +115,32 @@ if selected("scopes_activate_10k") || selected("scopes_activate_100k") {
   scopesRatio = scopesLarge * Double(scopeSizes.1) / (scopesSmall * Double(scopeSizes.0))
 }
 
-// Memory per live sink: malloc's in-use bytes before and after 100k live sinks.
+// Memory per live sink: malloc's in-use bytes (heap and mmapped) before and after 100k
+// live sinks on one subject, the array that holds them reserved beforehand.
 func inUseBytes() -> Int { Int(ripple_malloc_in_use_bytes()) }
-func bytesPerSink(_ make: (Int) -> [Any]) -> Double {
+func bytesPerSink(_ make: (Int, inout [AnyObject]) -> Void) -> Double {
   let count = quick ? 20_000 : 100_000
+  var live: [AnyObject] = []
+  live.reserveCapacity(count)
   let before = inUseBytes()
-  let live = make(count)
+  make(count, &live)
   let after = inUseBytes()
   withExtendedLifetime(live) {}
   return Double(after - before) / Double(count)
 }
 if selected("memory_per_sink") {
-  let rippleBytes = bytesPerSink { RippleWorkloads.liveSinks($0) }
-  let openCombineBytes = bytesPerSink { OpenCombineWorkloads.liveSinks($0) }
+  // The heap's state shifts a one-off reading by a few bytes per sink: warm both
+  // libraries up, then take the median of interleaved readings.
+  _ = bytesPerSink(RippleWorkloads.liveSinks)
+  _ = bytesPerSink(OpenCombineWorkloads.liveSinks)
+  var rippleReadings: [Double] = []
+  var openCombineReadings: [Double] = []
+  for _ in 0..<(quick ? 3 : 5) {
+    rippleReadings.append(bytesPerSink(RippleWorkloads.liveSinks))
+    openCombineReadings.append(bytesPerSink(OpenCombineWorkloads.liveSinks))
+  }
+  let rippleBytes = median(rippleReadings)
+  let openCombineBytes = median(openCombineReadings)
   results.append(("memory_per_sink", Result(ripple: rippleBytes, openCombine: openCombineBytes)))
 }
 

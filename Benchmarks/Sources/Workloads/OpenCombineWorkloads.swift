@@ -51,8 +51,10 @@ public enum OpenCombineWorkloads {
     cancellable.cancel()
   }
 
-  public static func liveSinks(_ count: Int) -> [AnyCancellable] {
+  /// Subscribes `count` sinks to one subject and keeps them in `holder`, which the caller
+  /// reserved beforehand so that only the library's allocations are measured.
+  public static func liveSinks(_ count: Int, into holder: inout [AnyObject]) {
     let subject = PassthroughSubject<Int, Never>()
-    return (0..<count).map { _ in subject.sink { blackHole &+= $0 } }
+    for _ in 0..<count { holder.append(subject.sink { blackHole &+= $0 }) }
   }
 }

@@ -20,7 +20,9 @@ extension Subscribers {
     var isTerminal = false
     @usableFromInline
     @exclusivity(unchecked)
-    var upstream: (any Subscription)?
+    // Class-bound (16 bytes, not 41): a sink is most of what a live subscription costs.
+    // The rare value-type subscription is boxed.
+    var upstream: (any Subscription & AnyObject)?
     @usableFromInline
     @exclusivity(unchecked)
     var valueHandler: ((Input) -> Void)?
@@ -65,7 +67,7 @@ extension Subscribers {
         return
       }
       isSubscribed = true
-      upstream = subscription
+      upstream = subscription as? any Subscription & AnyObject ?? BoxedSubscription(subscription)
       lock.unlock()
       subscription.request(.unlimited)
     }

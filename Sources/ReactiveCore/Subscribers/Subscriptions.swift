@@ -15,3 +15,16 @@ final class EmptySubscription: Subscription, CustomStringConvertible, Sendable {
   func cancel() {}
   var description: String { "Empty" }
 }
+
+/// Holds a subscription that is not a class, for storage that takes class references.
+final class BoxedSubscription: Subscription, @unchecked Sendable {
+  let wrapped: any Subscription
+
+  init(_ wrapped: any Subscription) { self.wrapped = wrapped }
+
+  var combineIdentifier: CombineIdentifier { wrapped.combineIdentifier }
+
+  func request(_ demand: Subscribers.Demand) { wrapped.request(demand) }
+
+  func cancel() { wrapped.cancel() }
+}

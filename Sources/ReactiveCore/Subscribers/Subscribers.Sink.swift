@@ -1,15 +1,20 @@
+import Synchronization
+
 extension Subscribers {
   /// A simple subscriber that requests an unlimited number of values upon subscription.
   ///
-  /// Cancelling the sink, or its completing, releases both closures and whatever they
-  /// captured.
+  /// Completing releases both closures and whatever they captured. Cancelling stops
+  /// values at once and releases the completion closure; the value closure goes with the
+  /// sink, which `sink(receiveValue:)` users never hold (its `AnyCancellable` and the
+  /// publisher let go of it on cancellation), so it is freed then too.
   ///
   /// - Note: `cancel()` is thread-safe and may be called from inside `receiveValue`.
   public final class Sink<Input, Failure: Error>: Subscriber, Cancellable,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
     @unchecked Sendable
   {
-    /// The lock that guards `isSubscribed`, `isTerminal`, `upstream` and both handlers.
+    /// The lock that guards `isSubscribed`, `isTerminal`, `upstream`, the completion
+    /// handler and changes to the value handler.
     @usableFromInline
     let lock = Lock()
     @usableFromInline
@@ -18,11 +23,19 @@ extension Subscribers {
     @usableFromInline
     @exclusivity(unchecked)
     var isTerminal = false
+    /// Whether values reach `valueHandler`: from the subscription until cancellation or
+    /// completion. An atomic, so that each value costs no lock; declared next to the
+    /// flags so that it fills padding.
     @usableFromInline
-    @exclusivity(unchecked)
+    let acceptsValues = Atomic(false)
     // Class-bound (16 bytes, not 41): a sink is most of what a live subscription costs.
     // The rare value-type subscription is boxed.
+    @usableFromInline
+    @exclusivity(unchecked)
     var upstream: (any Subscription & AnyObject)?
+    // Read without the lock by `receive(_:)`. Only `receive(completion:)` changes it after
+    // initialisation, and a publisher never calls that concurrently with `receive(_:)`;
+    // `cancel()` leaves it to be released with the sink, as Combine's sink does.
     @usableFromInline
     @exclusivity(unchecked)
     var valueHandler: ((Input) -> Void)?
@@ -68,6 +81,7 @@ extension Subscribers {
       }
       isSubscribed = true
       upstream = subscription as? any Subscription & AnyObject ?? BoxedSubscription(subscription)
+      acceptsValues.store(true, ordering: .releasing)
       lock.unlock()
       subscription.request(.unlimited)
     }
@@ -75,10 +89,8 @@ extension Subscribers {
     /// Runs `receiveValue` unless the sink has ended.
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
-      lock.lock()
-      let handler = isSubscribed ? valueHandler : nil
-      lock.unlock()
-      handler?(value)
+      guard acceptsValues.load(ordering: .acquiring) else { return .none }
+      valueHandler?(value)
       return .none
     }
 
@@ -90,6 +102,7 @@ extension Subscribers {
         return
       }
       let handlers = (valueHandler, completionHandler)
+      acceptsValues.store(false, ordering: .releasing)
       isSubscribed = false
       isTerminal = true
       upstream = nil
@@ -99,14 +112,15 @@ extension Subscribers {
       handlers.1?(completion)
     }
 
-    /// Cancels the subscription and releases both closures.
+    /// Cancels the subscription: no value reaches `receiveValue` after this returns, and
+    /// the completion closure is released.
     public func cancel() {
       lock.lock()
-      let taken = (upstream, valueHandler, completionHandler)
+      let taken = (upstream, completionHandler)
+      acceptsValues.store(false, ordering: .releasing)
       isSubscribed = false
       isTerminal = true
       upstream = nil
-      valueHandler = nil
       completionHandler = nil
       lock.unlock()
       taken.0?.cancel()

@@ -2,33 +2,61 @@
 /// `combineLatest`, `zip`): it owns one subscription per upstream, forwards demand and
 /// cancellation to all of them, and hands each event to a strategy that decides what
 /// reaches the ``SerialDownstream``.
+///
+/// Inlinable throughout, and each upstream subscribed with a side typed by its output,
+/// so that the whole chain is specialised for the caller's publishers and subscriber.
+@usableFromInline
 final class MultiUpstream<Downstream: Subscriber>: Subscription, CustomStringConvertible,
   @unchecked Sendable
 {
+  @usableFromInline
   typealias Failure = Downstream.Failure
 
   /// What the operator does with events; called outside any lock of this class, but
   /// never concurrently for one side (each upstream serializes its own deliveries).
+  @usableFromInline
   struct Strategy {
-    /// How many upstream values to ask each side for, per downstream demand; `nil` asks
-    /// every side for unlimited values at once.
+    /// Whether downstream demand is forwarded to every side; `false` asks every side
+    /// for unlimited values at once.
+    @usableFromInline
     var forwardsDemand: Bool
+    @usableFromInline
     var onValue: (_ side: Int, _ value: Any, _ out: SerialDownstream<Downstream>) -> Void
+    @usableFromInline
     var onFinished: (_ side: Int, _ out: SerialDownstream<Downstream>) -> Void
+
+    @inlinable
+    init(
+      forwardsDemand: Bool,
+      onValue: @escaping (_ side: Int, _ value: Any, _ out: SerialDownstream<Downstream>) -> Void,
+      onFinished: @escaping (_ side: Int, _ out: SerialDownstream<Downstream>) -> Void
+    ) {
+      self.forwardsDemand = forwardsDemand
+      self.onValue = onValue
+      self.onFinished = onFinished
+    }
   }
 
   /// The lock that guards `subscriptions`, `requested` and `isCancelled`.
-  private let lock = Lock()
+  @usableFromInline
+  let lock = Lock()
+  @usableFromInline
   @exclusivity(unchecked)
-  private var subscriptions: [(any Subscription)?]
+  var subscriptions: [(any Subscription)?]
+  @usableFromInline
   @exclusivity(unchecked)
-  private var requested = Subscribers.Demand.none
+  var requested = Subscribers.Demand.none
+  @usableFromInline
   @exclusivity(unchecked)
-  private var isCancelled = false
-  private let out: SerialDownstream<Downstream>
-  private let strategy: Strategy
+  var isCancelled = false
+  @usableFromInline
+  let out: SerialDownstream<Downstream>
+  @usableFromInline
+  let strategy: Strategy
+  @usableFromInline
   let description: String
 
+  @inlinable
   init(name: String, sides: Int, downstream: Downstream, strategy: Strategy) {
     description = name
     subscriptions = Array(repeating: nil, count: sides)
@@ -36,16 +64,25 @@ final class MultiUpstream<Downstream: Subscriber>: Subscription, CustomStringCon
     self.strategy = strategy
   }
 
-  /// Subscribes the downstream, then every upstream in order.
-  func start(_ downstream: Downstream, upstreams: [AnyPublisher<Any, Failure>]) {
+  /// Subscribes the downstream, then, through `attach`, every upstream in order.
+  ///
+  /// - Parameter attach: Calls ``attach(_:as:)`` once per upstream.
+  @inlinable
+  func start(_ downstream: Downstream, attach: (MultiUpstream) -> Void) {
     downstream.receive(subscription: self)
-    if upstreams.isEmpty { out.finish(.finished) }
-    for (index, upstream) in upstreams.enumerated() {
-      upstream.receive(subscriber: Side(parent: self, index: index))
-    }
+    if subscriptions.isEmpty { out.finish(.finished) }
+    attach(self)
   }
 
-  fileprivate func sideSubscribed(_ index: Int, _ subscription: any Subscription) {
+  /// Subscribes to one upstream as side `index`.
+  @inlinable
+  func attach<Upstream: Publisher>(_ upstream: Upstream, as index: Int)
+  where Upstream.Failure == Failure {
+    upstream.receive(subscriber: Side<Upstream.Output>(parent: self, index: index))
+  }
+
+  @inlinable
+  func sideSubscribed(_ index: Int, _ subscription: any Subscription) {
     let demand = lock.withLock { () -> Subscribers.Demand? in
       guard !isCancelled, subscriptions[index] == nil else { return nil }
       subscriptions[index] = subscription
@@ -55,11 +92,13 @@ final class MultiUpstream<Downstream: Subscriber>: Subscription, CustomStringCon
     if demand > 0 { subscription.request(demand) }
   }
 
-  fileprivate func sideReceived(_ index: Int, _ value: Any) {
+  @inlinable
+  func sideReceived(_ index: Int, _ value: Any) {
     strategy.onValue(index, value, out)
   }
 
-  fileprivate func sideCompleted(_ index: Int, _ completion: Subscribers.Completion<Failure>) {
+  @inlinable
+  func sideCompleted(_ index: Int, _ completion: Subscribers.Completion<Failure>) {
     switch completion {
     case .finished:
       lock.withLock { subscriptions[index] = nil }
@@ -75,6 +114,7 @@ final class MultiUpstream<Downstream: Subscriber>: Subscription, CustomStringCon
     }
   }
 
+  @usableFromInline
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "demand must be greater than zero")
     let sides = lock.withLock { () -> [any Subscription] in
@@ -85,6 +125,7 @@ final class MultiUpstream<Downstream: Subscriber>: Subscription, CustomStringCon
     for side in sides { side.request(demand) }
   }
 
+  @usableFromInline
   func cancel() {
     let sides = lock.withLock { () -> [any Subscription] in
       isCancelled = true
@@ -96,30 +137,38 @@ final class MultiUpstream<Downstream: Subscriber>: Subscription, CustomStringCon
   }
 
   /// Subscribes to one upstream on behalf of the parent.
-  private struct Side: Subscriber {
-    typealias Input = Any
+  @usableFromInline
+  struct Side<Input>: Subscriber {
+    @usableFromInline
     let parent: MultiUpstream
+    @usableFromInline
     let index: Int
+    @usableFromInline
     let combineIdentifier = CombineIdentifier()
 
+    @inlinable
+    init(parent: MultiUpstream, index: Int) {
+      self.parent = parent
+      self.index = index
+    }
+
+    @inlinable
     func receive(subscription: any Subscription) { parent.sideSubscribed(index, subscription) }
-    func receive(_ input: Any) -> Subscribers.Demand {
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
       parent.sideReceived(index, input)
       return .none
     }
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       parent.sideCompleted(index, completion)
     }
   }
 }
 
-extension Publisher {
-  /// This publisher with its output erased to `Any`, as ``MultiUpstream`` sides take it.
-  var erasedToAny: AnyPublisher<Any, Failure> { map { $0 as Any }.eraseToAnyPublisher() }
-}
-
 extension MultiUpstream {
   /// `merge`: every value as it comes; finished when every upstream finished.
+  @inlinable
   static func merging(
     name: String, sides: Int, downstream: Downstream
   ) -> MultiUpstream {
@@ -140,6 +189,7 @@ extension MultiUpstream {
   }
 
   /// `combineLatest`: a tuple of every upstream's latest value once each has one.
+  @inlinable
   static func combiningLatest(
     name: String, sides: Int, downstream: Downstream, combine: @escaping ([Any]) -> Downstream.Input
   ) -> MultiUpstream {
@@ -166,6 +216,7 @@ extension MultiUpstream {
   }
 
   /// `zip`: the n-th values of every upstream together.
+  @inlinable
   static func zipping(
     name: String, sides: Int, downstream: Downstream, combine: @escaping ([Any]) -> Downstream.Input
   ) -> MultiUpstream {

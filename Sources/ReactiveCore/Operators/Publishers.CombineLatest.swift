@@ -75,13 +75,17 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, S.Input == Output {
       MultiUpstream<S>.combiningLatest(name: "CombineLatest", sides: 2, downstream: subscriber) {
         values in
         (values[0] as! A.Output, values[1] as! B.Output)
       }
-      .start(subscriber, upstreams: [a.erasedToAny, b.erasedToAny])
+      .start(subscriber) {
+        $0.attach(a, as: 0)
+        $0.attach(b, as: 1)
+      }
     }
   }
 
@@ -108,13 +112,18 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, S.Input == Output {
       MultiUpstream<S>.combiningLatest(name: "CombineLatest", sides: 3, downstream: subscriber) {
         values in
         (values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output)
       }
-      .start(subscriber, upstreams: [a.erasedToAny, b.erasedToAny, c.erasedToAny])
+      .start(subscriber) {
+        $0.attach(a, as: 0)
+        $0.attach(b, as: 1)
+        $0.attach(c, as: 2)
+      }
     }
   }
 
@@ -144,6 +153,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, S.Input == Output {
       MultiUpstream<S>.combiningLatest(name: "CombineLatest", sides: 4, downstream: subscriber) {
@@ -153,7 +163,12 @@ extension Publishers {
           values[3] as! D.Output
         )
       }
-      .start(subscriber, upstreams: [a.erasedToAny, b.erasedToAny, c.erasedToAny, d.erasedToAny])
+      .start(subscriber) {
+        $0.attach(a, as: 0)
+        $0.attach(b, as: 1)
+        $0.attach(c, as: 2)
+        $0.attach(d, as: 3)
+      }
     }
   }
 }

@@ -121,10 +121,14 @@ extension Publishers {
     }
 
     /// Attaches the subscriber; it receives values from every upstream as they come.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, A.Output == S.Input {
       MultiUpstream<S>.merging(name: "Merge", sides: 2, downstream: subscriber)
-        .start(subscriber, upstreams: [a.erasedToAny, b.erasedToAny])
+        .start(subscriber) {
+          $0.attach(a, as: 0)
+          $0.attach(b, as: 1)
+        }
     }
 
     /// Merges one more publisher into this one.
@@ -158,10 +162,15 @@ extension Publishers {
     }
 
     /// Attaches the subscriber; it receives values from every upstream as they come.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, A.Output == S.Input {
       MultiUpstream<S>.merging(name: "Merge", sides: 3, downstream: subscriber)
-        .start(subscriber, upstreams: [a.erasedToAny, b.erasedToAny, c.erasedToAny])
+        .start(subscriber) {
+          $0.attach(a, as: 0)
+          $0.attach(b, as: 1)
+          $0.attach(c, as: 2)
+        }
     }
 
     /// Merges one more publisher into this one.
@@ -201,10 +210,16 @@ extension Publishers {
     }
 
     /// Attaches the subscriber; it receives values from every upstream as they come.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, A.Output == S.Input {
       MultiUpstream<S>.merging(name: "Merge", sides: 4, downstream: subscriber)
-        .start(subscriber, upstreams: [a.erasedToAny, b.erasedToAny, c.erasedToAny, d.erasedToAny])
+        .start(subscriber) {
+          $0.attach(a, as: 0)
+          $0.attach(b, as: 1)
+          $0.attach(c, as: 2)
+          $0.attach(d, as: 3)
+        }
     }
 
     /// Merges one more publisher into this one.
@@ -248,12 +263,17 @@ extension Publishers {
     }
 
     /// Attaches the subscriber; it receives values from every upstream as they come.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, A.Output == S.Input {
       MultiUpstream<S>.merging(name: "Merge", sides: 5, downstream: subscriber)
-        .start(
-          subscriber,
-          upstreams: [a.erasedToAny, b.erasedToAny, c.erasedToAny, d.erasedToAny, e.erasedToAny])
+        .start(subscriber) {
+          $0.attach(a, as: 0)
+          $0.attach(b, as: 1)
+          $0.attach(c, as: 2)
+          $0.attach(d, as: 3)
+          $0.attach(e, as: 4)
+        }
     }
 
     /// Merges one more publisher into this one.
@@ -302,15 +322,18 @@ extension Publishers {
     }
 
     /// Attaches the subscriber; it receives values from every upstream as they come.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, A.Output == S.Input {
       MultiUpstream<S>.merging(name: "Merge", sides: 6, downstream: subscriber)
-        .start(
-          subscriber,
-          upstreams: [
-            a.erasedToAny, b.erasedToAny, c.erasedToAny, d.erasedToAny, e.erasedToAny,
-            f.erasedToAny,
-          ])
+        .start(subscriber) {
+          $0.attach(a, as: 0)
+          $0.attach(b, as: 1)
+          $0.attach(c, as: 2)
+          $0.attach(d, as: 3)
+          $0.attach(e, as: 4)
+          $0.attach(f, as: 5)
+        }
     }
 
     /// Merges one more publisher into this one.
@@ -362,15 +385,19 @@ extension Publishers {
     }
 
     /// Attaches the subscriber; it receives values from every upstream as they come.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, A.Output == S.Input {
       MultiUpstream<S>.merging(name: "Merge", sides: 7, downstream: subscriber)
-        .start(
-          subscriber,
-          upstreams: [
-            a.erasedToAny, b.erasedToAny, c.erasedToAny, d.erasedToAny, e.erasedToAny,
-            f.erasedToAny, g.erasedToAny,
-          ])
+        .start(subscriber) {
+          $0.attach(a, as: 0)
+          $0.attach(b, as: 1)
+          $0.attach(c, as: 2)
+          $0.attach(d, as: 3)
+          $0.attach(e, as: 4)
+          $0.attach(f, as: 5)
+          $0.attach(g, as: 6)
+        }
     }
 
     /// Merges one more publisher into this one.
@@ -427,15 +454,20 @@ extension Publishers {
     }
 
     /// Attaches the subscriber; it receives values from every upstream as they come.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, A.Output == S.Input {
       MultiUpstream<S>.merging(name: "Merge", sides: 8, downstream: subscriber)
-        .start(
-          subscriber,
-          upstreams: [
-            a.erasedToAny, b.erasedToAny, c.erasedToAny, d.erasedToAny, e.erasedToAny,
-            f.erasedToAny, g.erasedToAny, h.erasedToAny,
-          ])
+        .start(subscriber) {
+          $0.attach(a, as: 0)
+          $0.attach(b, as: 1)
+          $0.attach(c, as: 2)
+          $0.attach(d, as: 3)
+          $0.attach(e, as: 4)
+          $0.attach(f, as: 5)
+          $0.attach(g, as: 6)
+          $0.attach(h, as: 7)
+        }
     }
   }
 
@@ -460,10 +492,13 @@ extension Publishers {
     }
 
     /// Attaches the subscriber; it receives values from every upstream as they come.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       MultiUpstream<S>.merging(name: "Merge", sides: publishers.count, downstream: subscriber)
-        .start(subscriber, upstreams: publishers.map(\.erasedToAny))
+        .start(subscriber) { engine in
+          for (index, publisher) in publishers.enumerated() { engine.attach(publisher, as: index) }
+        }
     }
 
     /// Merges one more publisher into this one.

@@ -73,12 +73,16 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, S.Input == Output {
       MultiUpstream<S>.zipping(name: "Zip", sides: 2, downstream: subscriber) { values in
         (values[0] as! A.Output, values[1] as! B.Output)
       }
-      .start(subscriber, upstreams: [a.erasedToAny, b.erasedToAny])
+      .start(subscriber) {
+        $0.attach(a, as: 0)
+        $0.attach(b, as: 1)
+      }
     }
   }
 
@@ -105,12 +109,17 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, S.Input == Output {
       MultiUpstream<S>.zipping(name: "Zip", sides: 3, downstream: subscriber) { values in
         (values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output)
       }
-      .start(subscriber, upstreams: [a.erasedToAny, b.erasedToAny, c.erasedToAny])
+      .start(subscriber) {
+        $0.attach(a, as: 0)
+        $0.attach(b, as: 1)
+        $0.attach(c, as: 2)
+      }
     }
   }
 
@@ -140,6 +149,7 @@ extension Publishers {
     }
 
     /// Attaches the subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, S.Input == Output {
       MultiUpstream<S>.zipping(name: "Zip", sides: 4, downstream: subscriber) { values in
@@ -148,7 +158,12 @@ extension Publishers {
           values[3] as! D.Output
         )
       }
-      .start(subscriber, upstreams: [a.erasedToAny, b.erasedToAny, c.erasedToAny, d.erasedToAny])
+      .start(subscriber) {
+        $0.attach(a, as: 0)
+        $0.attach(b, as: 1)
+        $0.attach(c, as: 2)
+        $0.attach(d, as: 3)
+      }
     }
   }
 }

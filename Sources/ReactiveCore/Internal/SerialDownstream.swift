@@ -4,8 +4,8 @@
 /// Upstream sides call ``push(_:)``/``finish(_:)`` from any thread; the events wait in a
 /// queue, and whichever thread finds no drain running delivers them — never under the
 /// lock, never two at once. A value is delivered only while downstream demand lasts; the
-/// rest wait until ``request(_:)`` adds more. Each delivered value runs `onDelivered`
-/// (to ask its source for another, for example).
+/// rest wait until ``request(_:)`` adds more. Each delivered value that carries a tag
+/// runs `onDelivered` with it (to ask its source for another, for example).
 // Inlinable throughout so that it is specialised, with the operator that owns it, for the
 // caller's subscriber: unspecialised, every value paid for generic metadata lookups.
 @usableFromInline
@@ -23,7 +23,7 @@ final class SerialDownstream<Downstream: Subscriber>: @unchecked Sendable {
   var downstream: Downstream?
   @usableFromInline
   @exclusivity(unchecked)
-  var values: [(Output, (() -> Void)?)] = []
+  var values: [(Output, Int?)] = []
   @usableFromInline
   @exclusivity(unchecked)
   var head = 0
@@ -37,6 +37,13 @@ final class SerialDownstream<Downstream: Subscriber>: @unchecked Sendable {
   @exclusivity(unchecked)
   var isDraining = false
 
+  /// Runs after a tagged value was delivered, with its tag. One closure for the engine's
+  /// life, rather than one per value, so that values cost no allocation. Set by the owner
+  /// right after creating the engine, before any value.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var onDelivered: ((Int) -> Void)?
+
   @inlinable
   init(_ downstream: Downstream) { self.downstream = downstream }
 
@@ -48,9 +55,9 @@ final class SerialDownstream<Downstream: Subscriber>: @unchecked Sendable {
   @inlinable
   var outstandingDemand: Subscribers.Demand { lock.withLock { demand } }
 
-  /// Queues a value; `onDelivered` runs after downstream received it.
+  /// Queues a value; with a tag, `onDelivered` runs with it after downstream received it.
   @inlinable
-  func push(_ value: Output, onDelivered: (() -> Void)? = nil) {
+  func push(_ value: Output, tag: Int? = nil) {
     lock.lock()
     guard let target = downstream, completion == nil else {
       lock.unlock()
@@ -64,11 +71,11 @@ final class SerialDownstream<Downstream: Subscriber>: @unchecked Sendable {
       lock.unlock()
       let more = target.receive(value)
       if more > 0 { lock.withLock { demand += more } }
-      onDelivered?()
+      if let tag { onDelivered?(tag) }
       drainHeld()
       return
     }
-    values.append((value, onDelivered))
+    values.append((value, tag))
     lock.unlock()
     drain()
   }
@@ -98,7 +105,7 @@ final class SerialDownstream<Downstream: Subscriber>: @unchecked Sendable {
   /// Drops the downstream and everything queued.
   @inlinable
   func cancel() {
-    let released = lock.withLock { () -> (Downstream?, [(Output, (() -> Void)?)]) in
+    let released = lock.withLock { () -> (Downstream?, [(Output, Int?)]) in
       defer {
         downstream = nil
         values = []
@@ -111,7 +118,7 @@ final class SerialDownstream<Downstream: Subscriber>: @unchecked Sendable {
 
   @usableFromInline
   enum Next {
-    case value(Output, (() -> Void)?, Downstream)
+    case value(Output, Int?, Downstream)
     case completion(Subscribers.Completion<Failure>, Downstream)
   }
 
@@ -136,14 +143,14 @@ final class SerialDownstream<Downstream: Subscriber>: @unchecked Sendable {
           return nil
         }
         if head < values.count, demand > 0 {
-          let (value, onDelivered) = values[head]
+          let (value, tag) = values[head]
           head += 1
           if head == values.count {
             values.removeAll(keepingCapacity: true)
             head = 0
           }
           demand -= 1
-          return .value(value, onDelivered, downstream)
+          return .value(value, tag, downstream)
         }
         if head == values.count, let completion {
           self.downstream = nil
@@ -154,10 +161,10 @@ final class SerialDownstream<Downstream: Subscriber>: @unchecked Sendable {
         return nil
       }
       switch next {
-      case .value(let value, let onDelivered, let target)?:
+      case .value(let value, let tag, let target)?:
         let more = target.receive(value)
         if more > 0 { lock.withLock { demand += more } }
-        onDelivered?()
+        if let tag { onDelivered?(tag) }
       case .completion(let completion, let target)?:
         target.receive(completion: completion)
         return

@@ -149,6 +149,10 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
     self.maxPublishers = maxPublishers
     self.transform = transform
     out = SerialDownstream(downstream)
+    // Unowned: `out` runs this only from calls this subscription makes into it, and
+    // `out` lives exactly as long as this subscription. A weak reference would give this
+    // object a side table, which sends every retain and release of it down a slow path.
+    out.onDelivered = { [unowned self] index in requestNext(from: index) }
   }
 
   @inlinable
@@ -205,10 +209,14 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
   @inlinable
   func innerReceived(_ index: Int, _ value: NewPublisher.Output) {
     // Ask this inner for its next value only once this one has been delivered.
-    out.push(value) { [weak self] in
-      let subscription = self?.lock.withLock { self?.inners[index] }
-      subscription?.request(.max(1))
-    }
+    out.push(value, tag: index)
+  }
+
+  /// Asks inner publisher `index` for its next value, after its last one was delivered.
+  @inlinable
+  func requestNext(from index: Int) {
+    let subscription = lock.withLock { inners[index] }
+    subscription?.request(.max(1))
   }
 
   @inlinable

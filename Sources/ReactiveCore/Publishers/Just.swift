@@ -46,21 +46,23 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Custo
   /// Runs the specialised `deliver()`. Set by the initialiser, which is specialised for
   /// the caller's subscriber, because `request(_:)` is reached through `any Subscription`
   /// and so through the unspecialised witness of this generic class.
+  /// Captures nothing (the subscription comes in as an argument), so it costs no
+  /// allocation.
   @usableFromInline
   @exclusivity(unchecked)
-  var deliverPending: () -> Void = {}
+  var deliverPending: (SingleValueSubscription) -> Void = { _ in }
 
   @inlinable
   init(value: Downstream.Input, downstream: Downstream, name: String) {
     pending = (value, downstream)
     description = name
-    deliverPending = { [unowned(unsafe) self] in self.deliver() }
+    deliverPending = { $0.deliver() }
   }
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "demand must be greater than zero")
-    deliverPending()
+    deliverPending(self)
   }
 
   @inlinable

@@ -94,9 +94,13 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   @usableFromInline
   @exclusivity(unchecked)
   var demand = Subscribers.Demand.none
+  /// The subscriber, as one reference: the subscriber itself when it is a class, else a
+  /// box holding it. Each value takes a strong reference out of the lock; for a struct
+  /// subscriber (an operator chain) copying the struct instead cost a retain per closure
+  /// in the chain.
   @usableFromInline
   @exclusivity(unchecked)
-  var downstream: Downstream?
+  var downstream: AnyObject?
   @usableFromInline
   @exclusivity(unchecked)
   var parent: Parent?
@@ -104,7 +108,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   @inlinable
   init(parent: Parent, downstream: Downstream, needsInitialValue: Bool) {
     self.parent = parent
-    self.downstream = downstream
+    self.downstream = Self.reference(to: downstream)
     self.needsInitialValue = needsInitialValue
     super.init()
     entry = { conduit, value, demand in
@@ -119,9 +123,27 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     }
   }
 
+  /// The subscriber as one reference. Specialised, the branch folds away.
+  @inlinable @inline(__always)
+  static func reference(to downstream: Downstream) -> AnyObject {
+    if Downstream.self is AnyObject.Type { return unsafeBitCast(downstream, to: AnyObject.self) }
+    return SubscriberBox(downstream)
+  }
+
+  /// Calls `body` with the subscriber behind `reference`.
+  @inlinable @inline(__always)
+  static func withSubscriber<Result>(
+    _ reference: AnyObject, _ body: (Downstream) -> Result
+  ) -> Result {
+    if Downstream.self is AnyObject.Type {
+      return body(unsafeBitCast(reference, to: Downstream.self))
+    }
+    return body(unsafeDowncast(reference, to: SubscriberBox<Downstream>.self).subscriber)
+  }
+
   @inlinable
   func offerValue(_ value: Output) {
-    let target = lock.withLock { () -> Downstream? in
+    let target = lock.withLock { () -> AnyObject? in
       guard let downstream, demand > 0, !needsInitialValue else { return nil }
       if demand != .unlimited { demand -= 1 }
       return downstream
@@ -131,8 +153,19 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   }
 
   @inlinable
-  func deliver(_ value: Output, to target: Downstream) {
-    let more = deliveryLock.withLock { target.receive(value) }
+  func deliver(_ value: Output, to target: AnyObject) {
+    // Spelled out rather than through `withLock` and `withSubscriber`: the two closures
+    // were not inlined, and each value paid for the calls.
+    let acquired = deliveryLock.enter()
+    let more: Subscribers.Demand
+    if Downstream.self is AnyObject.Type {
+      // A reference cast forwards the reference it is given; `unsafeBitCast` would make
+      // a copy, whose retain and release cost as much as the rest of the delivery.
+      more = _unsafeReferenceCast(target, to: Downstream.self).receive(value)
+    } else {
+      more = unsafeDowncast(target, to: SubscriberBox<Downstream>.self).subscriber.receive(value)
+    }
+    deliveryLock.exit(acquired)
     if more > 0 {
       lock.withLock {
         if downstream != nil { demand += more }
@@ -142,7 +175,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
 
   @usableFromInline
   override func finish(_ completion: Subscribers.Completion<Failure>) {
-    let target = lock.withLock { () -> Downstream? in
+    let target = lock.withLock { () -> AnyObject? in
       defer {
         downstream = nil
         parent = nil
@@ -150,13 +183,15 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
       return downstream
     }
     guard let target else { return }
-    deliveryLock.withLock { target.receive(completion: completion) }
+    deliveryLock.withLock {
+      Self.withSubscriber(target) { $0.receive(completion: completion) }
+    }
   }
 
   @inlinable
   func requestDemand(_ additional: Subscribers.Demand) {
     precondition(additional > 0, "demand must be greater than zero")
-    let initial = lock.withLock { () -> (Parent, Downstream)? in
+    let initial = lock.withLock { () -> (Parent, AnyObject)? in
       guard let downstream, let parent else { return nil }
       demand += additional
       guard needsInitialValue else { return nil }
@@ -170,7 +205,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
 
   @inlinable
   func cancelConduit() {
-    let taken = lock.withLock { () -> (Parent?, Downstream?) in
+    let taken = lock.withLock { () -> (Parent?, AnyObject?) in
       defer {
         downstream = nil
         parent = nil
@@ -185,4 +220,15 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
 
   @usableFromInline
   override var description: String { lock.withLock { parent?.conduitName } ?? "Subject" }
+}
+
+/// Holds a subscriber that is a struct, so that a conduit can take it out of its lock
+/// with one retain.
+@usableFromInline
+final class SubscriberBox<Subscriber> {
+  @usableFromInline
+  let subscriber: Subscriber
+
+  @inlinable
+  init(_ subscriber: Subscriber) { self.subscriber = subscriber }
 }

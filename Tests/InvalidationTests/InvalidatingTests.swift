@@ -25,6 +25,24 @@ struct Model {
   var note: String
 }
 
+/// An `Equatable` value given its own equality: the closure decides, not `==`.
+private final class Overriding: RecordingNode {
+  @Invalidating(.layout, isEqual: { $0.key == $1.key }) var value = PartiallyEqual(
+    key: 1, extra: "a")
+  @Invalidating(.display, isEqual: { _, _ in false }) var always = 0
+}
+
+/// A generic node: its accessors are not specialised for a concrete type, so the
+/// `Equatable` comparison runs through the dynamic path.
+private final class GenericNode<Value: Equatable>: RecordingNode {
+  @Invalidating var value: Value
+  @Invalidating var optional: Value?
+  init(_ value: Value) {
+    _value = Invalidating(wrappedValue: value, .layout)
+    _optional = Invalidating(wrappedValue: nil, .display)
+  }
+}
+
 /// Equality that ignores `extra`: setting a value that differs only there must still
 /// store it.
 struct PartiallyEqual: Equatable {
@@ -91,6 +109,27 @@ struct PartiallyEqual: Equatable {
     #expect(widget.model.note == "changed")
     widget.model = Model(id: 2, note: "changed")
     #expect(widget.calls == ["display"])
+  }
+
+  @Test func anEqualityClosureWinsOverEquatable() {
+    let node = Overriding()
+    node.value = PartiallyEqual(key: 1, extra: "b")
+    node.always = 0
+    #expect(node.calls == ["display"])
+    node.value = PartiallyEqual(key: 2, extra: "b")
+    #expect(node.calls == ["display", "layout"])
+  }
+
+  @Test func genericNodesCompareThroughEquatable() {
+    let node = GenericNode("a")
+    node.value = "a"
+    node.optional = nil
+    #expect(node.calls.isEmpty)
+    node.value = "b"
+    node.optional = "b"
+    node.optional = "b"
+    #expect(node.calls == ["layout", "display"])
+    #expect(node.value == "b" && node.optional == "b")
   }
 
   @Test func equalValueIsStillStored() {

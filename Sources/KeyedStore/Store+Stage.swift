@@ -54,7 +54,7 @@ extension Store {
     let acquired = deliveries.enter()
     defer { deliveries.exit(acquired) }
     state.lock.lock()
-    guard let entry = state.value.existingEntry(for: key) else {
+    guard let found = state.value.existingEntry(for: key) else {
       defer { state.lock.unlock() }
       switch state.value.entry(for: key) {
       case .success(let entry):
@@ -64,6 +64,8 @@ extension Store {
         return .rejected(error)
       }
     }
+    // Entries are never removed, so the store keeps this one alive: no retain needed.
+    unowned(unsafe) let entry = found
     let oldValue = entry.value
     if let oldValue, isRedundant(oldValue) {
       state.lock.unlock()
@@ -81,8 +83,10 @@ extension Store {
     // The common case, spelled out so that nothing generic sits between the mutation and
     // the observers.
     deliveries.isDraining = true
-    for observer in observers where observer.isLive.load(ordering: .acquiring) {
-      observer.deliver.call(mutation)
+    // `observers` holds each observer for the loop; borrowing them saves a retain each.
+    for index in observers.indices {
+      unowned(unsafe) let observer = observers[index]
+      if observer.isLive.load(ordering: .acquiring) { observer.deliver.call(mutation) }
     }
     if !deliveries.queued.isEmpty { deliveries.runQueued() }
     deliveries.isDraining = false

@@ -26,12 +26,17 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     canceller = ClosureCanceller(cancel)
   }
 
+  /// Wraps a cancellable class instance; what `sink` and `assign` use, with no cast.
+  @inlinable
+  init(object: any Cancellable & AnyObject) {
+    canceller = object
+  }
+
   /// Initializes the cancellable object with the given cancellable.
   ///
   /// - Parameter canceller: The cancellable that this one cancels.
   @inlinable
   public init<C: Cancellable>(_ canceller: C) {
-    // Specialised for the caller's type, the check folds away.
     if C.self is AnyObject.Type {
       self.canceller = (canceller as! any Cancellable & AnyObject)
     } else {

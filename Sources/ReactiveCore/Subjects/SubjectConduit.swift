@@ -5,7 +5,7 @@
 /// class erases the downstream type so the list is homogeneous; ``Conduit`` is the
 /// concrete one, so the call into the subscriber is direct.
 @usableFromInline
-class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible,
+class SubjectConduit<Output, Failure: Error>: SubscriptionObject, CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   /// The one entry point into the concrete conduit: offers the value `value` points
@@ -32,21 +32,21 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
   }
 
   @usableFromInline
-  init() {}
+  override init() {}
 
   /// Delivers the completion and ends the conduit.
   @usableFromInline
   func finish(_ completion: Subscribers.Completion<Failure>) { fatalError("abstract") }
 
   @usableFromInline
-  final func request(_ demand: Subscribers.Demand) { entry(self, nil, demand) }
+  override final func request(_ demand: Subscribers.Demand) { entry(self, nil, demand) }
 
   /// Whether the conduit has neither finished nor been cancelled.
   @usableFromInline
   var isLive: Bool { fatalError("abstract") }
 
   @usableFromInline
-  final func cancel() { entry(self, nil, nil) }
+  override final func cancel() { entry(self, nil, nil) }
 
   @usableFromInline
   var description: String { "Subject" }

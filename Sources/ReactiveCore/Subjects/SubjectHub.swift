@@ -44,7 +44,11 @@ final class SubjectHub<Output, Failure: Error>: ConduitParent, @unchecked Sendab
     let conduit = Conduit(
       parent: self, downstream: subscriber, needsInitialValue: needsInitialValue)
     // The subscriber gets its subscription before it can be offered anything.
-    subscriber.receive(subscription: conduit)
+    if let adopting = subscriber as? any ClassSubscriptionAdopting {
+      adopting.adopt(conduit)
+    } else {
+      subscriber.receive(subscription: conduit)
+    }
     let finished = lock.withLock { () -> Subscribers.Completion<Failure>? in
       if completion == nil, conduit.isLive { conduits.append(conduit) }
       return completion

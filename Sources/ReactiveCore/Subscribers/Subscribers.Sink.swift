@@ -73,6 +73,15 @@ extension Subscribers {
 
     /// Takes the subscription and requests unlimited values; a second one is cancelled.
     public func receive(subscription: any Subscription) {
+      adopt(
+        subscription as? SubscriptionObject ?? subscription as? any Subscription & AnyObject
+          ?? BoxedSubscription(subscription))
+    }
+
+    /// Takes a subscription that is already a class reference; a subject's conduit hands
+    /// itself over this way, with no cast.
+    @usableFromInline
+    func adopt(_ subscription: any Subscription & AnyObject) {
       lock.lock()
       guard !isSubscribed, !isTerminal else {
         lock.unlock()
@@ -80,7 +89,7 @@ extension Subscribers {
         return
       }
       isSubscribed = true
-      upstream = subscription as? any Subscription & AnyObject ?? BoxedSubscription(subscription)
+      upstream = subscription
       acceptsValues.store(true, ordering: .releasing)
       lock.unlock()
       subscription.request(.unlimited)
@@ -158,7 +167,7 @@ extension Publisher {
     let sink = Subscribers.Sink<Output, Failure>(
       receiveCompletion: receiveCompletion, receiveValue: receiveValue)
     subscribe(sink)
-    return AnyCancellable(sink)
+    return AnyCancellable(object: sink)
   }
 }
 
@@ -176,3 +185,12 @@ extension Publisher where Failure == Never {
     sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
   }
 }
+
+/// A subscriber that can take a class subscription directly. Checked in specialised code,
+/// where the check folds away.
+@usableFromInline
+protocol ClassSubscriptionAdopting {
+  func adopt(_ subscription: any Subscription & AnyObject)
+}
+
+extension Subscribers.Sink: ClassSubscriptionAdopting {}

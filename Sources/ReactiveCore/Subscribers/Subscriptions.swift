@@ -28,3 +28,19 @@ final class BoxedSubscription: Subscription, @unchecked Sendable {
 
   func cancel() { wrapped.cancel() }
 }
+
+/// A subscription that is a class, as a non-generic base class: a subscriber can check
+/// for it with a plain class cast, which costs a fraction of a cast to
+/// `any Subscription & AnyObject` (a protocol-conformance lookup), and then hold it as one
+/// reference.
+@usableFromInline
+class SubscriptionObject: Subscription, @unchecked Sendable {
+  @usableFromInline
+  init() {}
+
+  @usableFromInline
+  func request(_ demand: Subscribers.Demand) { fatalError("SubscriptionObject is abstract") }
+
+  @usableFromInline
+  func cancel() { fatalError("SubscriptionObject is abstract") }
+}

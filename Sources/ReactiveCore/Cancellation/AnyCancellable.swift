@@ -45,7 +45,8 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   }
 
   deinit {
-    cancel()
+    // Nothing else can reach this instance any more, so no lock is needed.
+    canceller?.cancel()
   }
 
   /// Cancels the activity; later calls do nothing.

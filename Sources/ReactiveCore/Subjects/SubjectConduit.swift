@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One subscriber's connection to a subject: its demand, and the lock that keeps
 /// deliveries to it from overlapping.
 ///
@@ -84,10 +86,13 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   /// The lock that guards `demand`, `downstream`, `parent` and `needsInitialValue`.
   @usableFromInline
   let lock = Lock()
-  // Declared here, after the lock, so that it fills the lock's padding.
+  // Declared here, after the lock, so that they fill the lock's padding.
   @usableFromInline
   @exclusivity(unchecked)
   var needsInitialValue: Bool
+  /// Set, under the lock, when the conduit finishes or is cancelled; read without it.
+  @usableFromInline
+  let isEnded = Atomic(false)
   /// Held while calling into `downstream`, so deliveries never overlap.
   @usableFromInline
   let deliveryLock = RecursiveLock()
@@ -176,6 +181,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   @usableFromInline
   override func finish(_ completion: Subscribers.Completion<Failure>) {
     let target = lock.withLock { () -> AnyObject? in
+      isEnded.store(true, ordering: .releasing)
       defer {
         downstream = nil
         parent = nil
@@ -206,6 +212,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   @inlinable
   func cancelConduit() {
     let taken = lock.withLock { () -> (Parent?, AnyObject?) in
+      isEnded.store(true, ordering: .releasing)
       defer {
         downstream = nil
         parent = nil
@@ -215,8 +222,8 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     taken.0?.remove(self)
   }
 
-  @usableFromInline
-  override var isLive: Bool { lock.withLock { downstream != nil } }
+  @inlinable
+  override var isLive: Bool { !isEnded.load(ordering: .acquiring) }
 
   @usableFromInline
   override var description: String { lock.withLock { parent?.conduitName } ?? "Subject" }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A type-erasing cancellable object that executes a provided closure when cancelled.
 ///
 /// An `AnyCancellable` instance automatically calls ``cancel()`` when deinitialized. The
@@ -9,12 +11,14 @@
 ///
 /// - Note: `cancel()` is thread-safe and idempotent.
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
-  /// The lock that guards `canceller`.
+  /// Set by the first `cancel()`. Winning the exchange gives that call sole access to
+  /// `canceller` from then on, so no lock is needed: one atomic instruction, not two.
   @usableFromInline
-  let lock = Lock()
+  let isCancelled = Atomic(false)
   // One class reference (16 bytes with its witness table) rather than an enum over a
   // closure and an existential (41 bytes): every `sink` returns one of these, so it is
-  // most of the memory a live subscription costs. `nil` once cancelled.
+  // most of the memory a live subscription costs. Set before the instance is shared,
+  // then touched only by the `cancel()` that wins `isCancelled`, or by `deinit`.
   @usableFromInline
   @exclusivity(unchecked)
   var canceller: (any Cancellable & AnyObject)?
@@ -45,16 +49,14 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   }
 
   deinit {
-    // Nothing else can reach this instance any more, so no lock is needed.
-    canceller?.cancel()
+    if !isCancelled.load(ordering: .acquiring) { canceller?.cancel() }
   }
 
   /// Cancels the activity; later calls do nothing.
   public func cancel() {
-    lock.lock()
+    guard !isCancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
     let taken = canceller
     canceller = nil
-    lock.unlock()
     taken?.cancel()
   }
 

@@ -76,20 +76,7 @@ extension Store {
     state.lock.unlock()
     guard !observers.isEmpty else { return .committed }
     let mutation = Mutation(key: key, oldValue: oldValue, newValue: value, timestamp: .now)
-    if deliveries.isDraining {
-      deliveries.queued.append(TypedDelivery(mutation: mutation, observers: observers))
-      return .committed
-    }
-    // The common case, spelled out so that nothing generic sits between the mutation and
-    // the observers.
-    deliveries.isDraining = true
-    // `observers` holds each observer for the loop; borrowing them saves a retain each.
-    for index in observers.indices {
-      unowned(unsafe) let observer = observers[index]
-      if observer.isLive.load(ordering: .acquiring) { observer.deliver.call(mutation) }
-    }
-    if !deliveries.queued.isEmpty { deliveries.runQueued() }
-    deliveries.isDraining = false
+    deliveries.deliver(mutation, to: observers)
     return .committed
   }
 

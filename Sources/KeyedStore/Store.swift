@@ -57,6 +57,10 @@ public final class Store: Sendable {
 }
 
 /// A store's state and the lock that guards it.
+///
+/// Not ReactiveCore's `LockedBox`: `stage` is inlined into the caller's module, and there
+/// the generic box's `@exclusivity(unchecked)` is not honoured, which put a run-time
+/// exclusivity check (`swift_beginAccess`) on every stage. Declared here, it is.
 @usableFromInline
 final class StoreStorage: @unchecked Sendable {
   @usableFromInline
@@ -168,12 +172,23 @@ final class DeliveryDrain: @unchecked Sendable {
   /// right after that delivery. The drain must be held.
   @inlinable @inline(__always)
   func deliver(_ delivery: some Delivery) {
-    if isDraining {
-      queued.append(delivery)
-      return
-    }
+    if isDraining { return queued.append(delivery) }
+    drain { delivery.run() }
+  }
+
+  /// ``deliver(_:)`` for one mutation, typed: what `stage` uses. Wrapping the mutation in
+  /// a generic `Delivery` first costs value-witness copies on every stage.
+  @inlinable @inline(__always)
+  func deliver<Value>(_ mutation: Mutation<Value>, to observers: [EntryObserver<Value>]) {
+    if isDraining { return queued.append(TypedDelivery(mutation: mutation, observers: observers)) }
+    drain { TypedDelivery.send(mutation, to: observers) }
+  }
+
+  /// Runs `deliverNow`, then whatever observers queued meanwhile, as the draining thread.
+  @inlinable @inline(__always)
+  func drain(_ deliverNow: () -> Void) {
     isDraining = true
-    delivery.run()
+    deliverNow()
     if !queued.isEmpty { runQueued() }
     isDraining = false
   }

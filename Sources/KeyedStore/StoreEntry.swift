@@ -122,9 +122,15 @@ struct TypedDelivery<Value: Sendable>: Delivery {
   }
 
   @inlinable
-  func run() {
-    for observer in observers where observer.isLive.load(ordering: .acquiring) {
-      observer.deliver.call(mutation)
+  func run() { Self.send(mutation, to: observers) }
+
+  /// Delivers `mutation` to each observer in `observers` that is still registered.
+  @inlinable @inline(__always)
+  static func send(_ mutation: Mutation<Value>, to observers: [EntryObserver<Value>]) {
+    // `observers` holds each observer for the loop; borrowing them saves a retain each.
+    for index in observers.indices {
+      unowned(unsafe) let observer = observers[index]
+      if observer.isLive.load(ordering: .acquiring) { observer.deliver.call(mutation) }
     }
   }
 }

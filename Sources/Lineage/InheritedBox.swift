@@ -45,7 +45,7 @@ final class InheritedBox<Value>: Slot {
     storage: ReferenceWritableKeyPath<Root, Inherited<Value>>
   ) -> Value {
     LineageStore.lock.withLock {
-      register(in: instance, key: key) { ($0 as? Root)?[keyPath: storage].box }
+      register(in: instance, key: key, storage: storage)
       return resolveLocked(in: instance)
     }
   }
@@ -59,7 +59,7 @@ final class InheritedBox<Value>: Slot {
   ) {
     let unset = isUnset(newValue)
     let sends = LineageStore.lock.withLock { () -> [() -> Void] in
-      register(in: instance, key: key) { ($0 as? Root)?[keyPath: storage].box }
+      register(in: instance, key: key, storage: storage)
       own = unset ? nil : newValue
       var sends: [() -> Void] = []
       instance.refreshSubtree(key: key, fromAncestor: false, into: &sends)
@@ -97,6 +97,16 @@ final class InheritedBox<Value>: Slot {
       ancestor = current.parentNode
     }
     return nil
+  }
+
+  /// Records the box in its instance's slots on first access. Checks first, so that
+  /// later accesses do not build the locating closure only to drop it.
+  private func register<Root: Ancestor>(
+    in instance: Root, key: ReferenceWritableKeyPath<Root, Value>,
+    storage: ReferenceWritableKeyPath<Root, Inherited<Value>>
+  ) {
+    guard self.key == nil else { return }
+    register(in: instance, key: key) { ($0 as? Root)?[keyPath: storage].box }
   }
 
   /// Records the box in its instance's slots, so that changes up the chain reach it.

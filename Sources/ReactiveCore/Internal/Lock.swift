@@ -52,12 +52,11 @@ package struct Lock: ~Copyable, @unchecked Sendable {
 package final class LockedBox<Value>: @unchecked Sendable {
   /// The lock that guards ``value``.
   @usableFromInline
-  package let lock = Lock()
+  let lock = Lock()
   // Every access holds `lock`, so the run-time exclusivity check only costs time.
-  /// The guarded value: use it only between `lock.lock()` and `lock.unlock()`.
   @usableFromInline
   @exclusivity(unchecked)
-  package var value: Value
+  var value: Value
 
   /// Wraps `value`.
   @inlinable

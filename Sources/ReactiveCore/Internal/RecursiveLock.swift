@@ -57,14 +57,8 @@ package struct RecursiveLock: ~Copyable, @unchecked Sendable {
   /// Runs `body` while holding the lock; the same thread may enter again from `body`.
   @inlinable @inline(__always)
   package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-    let me = Self.currentThread
-    if owner.load(ordering: .relaxed) == me { return try body() }
-    lock.lock()
-    owner.store(me, ordering: .relaxed)
-    defer {
-      owner.store(0, ordering: .relaxed)
-      lock.unlock()
-    }
+    let acquired = enter()
+    defer { exit(acquired) }
     return try body()
   }
 }

@@ -135,15 +135,28 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     return SubscriberBox(downstream)
   }
 
-  /// Calls `body` with the subscriber behind `reference`.
+  // The two ways into the subscriber behind a reference. Spelled out rather than one
+  // helper taking a closure: measured, the closure version cost each value about 10%.
+  // A reference cast forwards the reference it is given; `unsafeBitCast` would make a
+  // copy, whose retain and release cost as much as the rest of a delivery.
+
+  /// Delivers `value` to the subscriber behind `reference`.
   @inlinable @inline(__always)
-  static func withSubscriber<Result>(
-    _ reference: AnyObject, _ body: (Downstream) -> Result
-  ) -> Result {
+  static func send(_ value: Output, to reference: AnyObject) -> Subscribers.Demand {
     if Downstream.self is AnyObject.Type {
-      return body(unsafeBitCast(reference, to: Downstream.self))
+      return _unsafeReferenceCast(reference, to: Downstream.self).receive(value)
     }
-    return body(unsafeDowncast(reference, to: SubscriberBox<Downstream>.self).subscriber)
+    return unsafeDowncast(reference, to: SubscriberBox<Downstream>.self).subscriber.receive(value)
+  }
+
+  /// Delivers `completion` to the subscriber behind `reference`.
+  @inlinable @inline(__always)
+  static func send(_ completion: Subscribers.Completion<Failure>, to reference: AnyObject) {
+    if Downstream.self is AnyObject.Type {
+      return _unsafeReferenceCast(reference, to: Downstream.self).receive(completion: completion)
+    }
+    unsafeDowncast(reference, to: SubscriberBox<Downstream>.self).subscriber.receive(
+      completion: completion)
   }
 
   @inlinable
@@ -159,17 +172,8 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
 
   @inlinable
   func deliver(_ value: Output, to target: AnyObject) {
-    // Spelled out rather than through `withLock` and `withSubscriber`: the two closures
-    // were not inlined, and each value paid for the calls.
     let acquired = deliveryLock.enter()
-    let more: Subscribers.Demand
-    if Downstream.self is AnyObject.Type {
-      // A reference cast forwards the reference it is given; `unsafeBitCast` would make
-      // a copy, whose retain and release cost as much as the rest of the delivery.
-      more = _unsafeReferenceCast(target, to: Downstream.self).receive(value)
-    } else {
-      more = unsafeDowncast(target, to: SubscriberBox<Downstream>.self).subscriber.receive(value)
-    }
+    let more = Self.send(value, to: target)
     deliveryLock.exit(acquired)
     if more > 0 {
       lock.withLock {
@@ -190,7 +194,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     }
     guard let target else { return }
     deliveryLock.withLock {
-      Self.withSubscriber(target) { $0.receive(completion: completion) }
+      Self.send(completion, to: target)
     }
   }
 

@@ -1,5 +1,4 @@
 import ReactiveCore
-import Synchronization
 
 extension Store {
   /// Stages (writes) a value; a value equal to the current one is dropped unless

@@ -186,12 +186,15 @@ import Testing
     #expect(collectAll([3].publisher.prepend(1, 2)).0 == [1, 2, 3])
     #expect(collectAll([2].publisher.append([3]).prepend(Just(1))).0 == [1, 2, 3])
     let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(3))
-    [1, 2].publisher.append([3, 4, 5]).subscribe(tracker)
+    // `map` first: on a bare sequence publisher Combine's `append` builds one sequence.
+    [1, 2].publisher.map { $0 }.append([3, 4, 5]).subscribe(tracker)
     #expect(tracker.values == [1, 2, 3])
     tracker.request(.max(5))
     #expect(tracker.values == [1, 2, 3, 4, 5])
     #expect(tracker.completions == [.finished])
     #expect(tracker.events.first == .subscription("Concatenate"))
+    let joined: Publishers.Sequence<[Int], Never> = [1, 2].publisher.append([3, 4, 5])
+    #expect(joined.sequence == [1, 2, 3, 4, 5])
   }
 }
 

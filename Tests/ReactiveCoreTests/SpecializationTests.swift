@@ -32,7 +32,8 @@ import Testing
     #expect(mapped.output == 4)
     let counted: Optional<Int>.Publisher = Optional<Int>.none.publisher.count()
     #expect(counted.output == 0)
-    let replaced: Optional<Int>.Publisher = Optional<Int>.none.publisher.replaceEmpty(with: 7)
+    // Combine answers replaceEmpty on an optional publisher with a `Just`.
+    let replaced: Just<Int> = Optional<Int>.none.publisher.replaceEmpty(with: 7)
     #expect(replaced.output == 7)
     let collected: Optional<[Int]>.Publisher = Optional<Int>.none.publisher.collect()
     #expect(collected.output == [])

@@ -12,6 +12,45 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
   }
 }
 
+extension Publisher where Output: Publisher, Failure == Never {
+  /// Republishes elements sent by the most recently received publisher, for an upstream
+  /// that never fails and inner publishers that can.
+  ///
+  /// - Returns: A publisher that emits elements only from the most recent publisher.
+  public func switchToLatest()
+    -> Publishers.SwitchToLatest<
+      Output, Publishers.SetFailureType<Self, Output.Failure>
+    >
+  {
+    setFailureType(to: Output.Failure.self).switchToLatest()
+  }
+}
+
+extension Publisher where Output: Publisher, Failure == Never, Output.Failure == Never {
+  /// Republishes elements sent by the most recently received publisher, when neither the
+  /// upstream nor the inner publishers fail.
+  ///
+  /// - Returns: A publisher that emits elements only from the most recent publisher.
+  public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
+    Publishers.SwitchToLatest(upstream: self)
+  }
+}
+
+extension Publisher where Output: Publisher, Output.Failure == Never {
+  /// Republishes elements sent by the most recently received publisher, for inner
+  /// publishers that never fail and an upstream that can.
+  ///
+  /// - Returns: A publisher that emits elements only from the most recent publisher.
+  public func switchToLatest()
+    -> Publishers.SwitchToLatest<
+      Publishers.SetFailureType<Output, Failure>,
+      Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
+    >
+  {
+    map { $0.setFailureType(to: Failure.self) }.switchToLatest()
+  }
+}
+
 extension Publishers {
   /// A publisher that flattens nested publishers, keeping only the most recent one.
   public struct SwitchToLatest<P: Publisher, Upstream: Publisher>: Publisher

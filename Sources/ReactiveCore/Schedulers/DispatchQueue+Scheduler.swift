@@ -2,7 +2,7 @@ import Dispatch
 
 extension DispatchQueue: Scheduler {
   /// The scheduler time type used by the dispatch queue.
-  public struct SchedulerTimeType: Strideable, Hashable, Sendable {
+  public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable {
     /// The dispatch time represented by this type.
     public var dispatchTime: DispatchTime
 
@@ -22,6 +22,19 @@ extension DispatchQueue: Scheduler {
     /// time by the given interval.
     public func advanced(by n: SchedulerStride) -> SchedulerTimeType {
       SchedulerTimeType(dispatchTime + .nanoseconds(n.magnitude))
+    }
+
+    /// Creates a time from a decoder, as Combine encodes it: the uptime in nanoseconds,
+    /// as one value.
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.singleValueContainer()
+      dispatchTime = DispatchTime(uptimeNanoseconds: try container.decode(UInt64.self))
+    }
+
+    /// Encodes the time as its uptime in nanoseconds, as one value.
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode(dispatchTime.uptimeNanoseconds)
     }
 
     /// Hashes the dispatch time.

@@ -99,9 +99,6 @@ extension Just {
   /// A `Just` never fails: returns `self`.
   public func retry(_ retries: Int) -> Just<Output> { self }
 
-  /// A `Just` never fails: returns `self`.
-  public func `catch`<P: Publisher>(_ handler: (Never) -> P) -> Just<Output> { self }
-
   /// Changes the failure type of the publisher.
   public func setFailureType<E: Error>(to failureType: E.Type) -> Result<Output, E>.Publisher {
     .init(output)
@@ -143,4 +140,80 @@ extension Just where Output: Comparable {
 
   /// The value is the maximum.
   public func max() -> Just<Output> { self }
+}
+
+extension Just {
+  /// Whether the value satisfies a throwing predicate, or the predicate's error.
+  public func tryAllSatisfy(
+    _ predicate: (Output) throws -> Bool
+  ) -> Result<Bool, any Error>.Publisher {
+    .init(Result { try predicate(output) })
+  }
+
+  /// Whether the value satisfies a throwing predicate, or the predicate's error.
+  public func tryContains(
+    where predicate: (Output) throws -> Bool
+  ) -> Result<Bool, any Error>.Publisher {
+    .init(Result { try predicate(output) })
+  }
+
+  /// The value if `range` starts at zero, as Combine answers (Combine publishes the
+  /// value even for an empty range starting at zero).
+  public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher
+  where R.Bound == Int {
+    let range = range.relative(to: 0..<Int.max)
+    return .init(range.lowerBound == 0 ? output : nil)
+  }
+
+  /// A single value has no duplicates; the predicate is still asked once (comparing the
+  /// value with itself), so its error is published.
+  public func tryRemoveDuplicates(
+    by predicate: (Output, Output) throws -> Bool
+  ) -> Result<Output, any Error>.Publisher {
+    .init(
+      Result {
+        _ = try predicate(output, output)
+        return output
+      })
+  }
+
+  /// The reduce of one value with a throwing closure.
+  public func tryReduce<Accumulator>(
+    _ initialResult: Accumulator,
+    _ nextPartialResult: (Accumulator, Output) throws -> Accumulator
+  ) -> Result<Accumulator, any Error>.Publisher {
+    .init(Result { try nextPartialResult(initialResult, output) })
+  }
+
+  /// The scan of one value with a throwing closure.
+  public func tryScan<ElementOfResult>(
+    _ initialResult: ElementOfResult,
+    _ nextPartialResult: (ElementOfResult, Output) throws -> ElementOfResult
+  ) -> Result<ElementOfResult, any Error>.Publisher {
+    .init(Result { try nextPartialResult(initialResult, output) })
+  }
+
+  /// Publishes `elements`, then the value.
+  public func prepend(_ elements: Output...) -> Publishers.Sequence<[Output], Never> {
+    prepend(elements)
+  }
+
+  /// Publishes `elements`, then the value.
+  public func prepend<Elements: Sequence>(
+    _ elements: Elements
+  ) -> Publishers.Sequence<[Output], Never> where Output == Elements.Element {
+    .init(sequence: elements + [output])
+  }
+
+  /// Publishes the value, then `elements`.
+  public func append(_ elements: Output...) -> Publishers.Sequence<[Output], Never> {
+    append(elements)
+  }
+
+  /// Publishes the value, then `elements`.
+  public func append<Elements: Sequence>(
+    _ elements: Elements
+  ) -> Publishers.Sequence<[Output], Never> where Output == Elements.Element {
+    .init(sequence: [output] + elements)
+  }
 }

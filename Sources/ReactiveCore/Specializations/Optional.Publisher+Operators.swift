@@ -89,8 +89,8 @@ extension Optional.Publisher {
   public func ignoreOutput() -> Empty<Output, Never> { Empty() }
 
   /// The value, or `output` when there is none.
-  public func replaceEmpty(with output: Output) -> Optional<Output>.Publisher {
-    .init(self.output ?? output)
+  public func replaceEmpty(with output: Output) -> Just<Output> {
+    Just(self.output ?? output)
   }
 
   /// Never fails: returns `self`.
@@ -136,4 +136,14 @@ extension Optional.Publisher where Output: Comparable {
 
   /// The value is the maximum.
   public func max() -> Optional<Output>.Publisher { self }
+}
+
+extension Optional.Publisher {
+  /// The value if `range` starts at zero and is not empty, as Combine answers.
+  public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher
+  where R.Bound == Int {
+    let range = range.relative(to: 0..<Int.max)
+    precondition(range.lowerBound >= 0, "lowerBound must not be negative")
+    return .init(output.flatMap { range.lowerBound == 0 && range.upperBound != 0 ? $0 : nil })
+  }
 }

@@ -115,3 +115,72 @@ extension Result.Publisher where Output: Comparable {
   /// The value is the maximum.
   public func max() -> Result<Output, Failure>.Publisher { self }
 }
+
+extension Result.Publisher {
+  /// Whether the value satisfies a throwing predicate, or the predicate's error.
+  public func tryAllSatisfy(
+    _ predicate: (Output) throws -> Bool
+  ) -> Result<Bool, any Error>.Publisher {
+    .init(tryMapResult(predicate))
+  }
+
+  /// Whether the value satisfies a throwing predicate, or the predicate's error.
+  public func tryContains(
+    where predicate: (Output) throws -> Bool
+  ) -> Result<Bool, any Error>.Publisher {
+    .init(tryMapResult(predicate))
+  }
+
+  /// The value is the minimum; as in Combine, the ordering is still asked once (comparing
+  /// the value with itself), so its error is published.
+  public func tryMin(
+    by areInIncreasingOrder: (Output, Output) throws -> Bool
+  ) -> Result<Output, any Error>.Publisher {
+    .init(
+      tryMapResult { value in
+        _ = try areInIncreasingOrder(value, value)
+        return value
+      })
+  }
+
+  /// The value is the maximum; the ordering is still asked once, as in ``tryMin(by:)``.
+  public func tryMax(
+    by areInIncreasingOrder: (Output, Output) throws -> Bool
+  ) -> Result<Output, any Error>.Publisher {
+    .init(
+      tryMapResult { value in
+        _ = try areInIncreasingOrder(value, value)
+        return value
+      })
+  }
+
+  /// Publishes no value, only the completion or the failure.
+  public func ignoreOutput() -> Empty<Output, Failure> { Empty() }
+
+  /// A single value has no duplicates; the predicate is still asked once (comparing the
+  /// value with itself), so its error is published.
+  public func tryRemoveDuplicates(
+    by predicate: (Output, Output) throws -> Bool
+  ) -> Result<Output, any Error>.Publisher {
+    .init(
+      tryMapResult { value in
+        _ = try predicate(value, value)
+        return value
+      })
+  }
+
+  /// A result publisher is never empty: returns `self`.
+  public func replaceEmpty(with output: Output) -> Result<Output, Failure>.Publisher { self }
+
+  /// Retrying gives the same result: returns `self`.
+  public func retry(_ times: Int) -> Result<Output, Failure>.Publisher { self }
+
+  /// The result with the value transformed by a throwing closure; either error as
+  /// `any Error`.
+  private func tryMapResult<T>(_ transform: (Output) throws -> T) -> Result<T, any Error> {
+    switch result {
+    case .success(let value): Result<T, any Error> { try transform(value) }
+    case .failure(let failure): .failure(failure)
+    }
+  }
+}

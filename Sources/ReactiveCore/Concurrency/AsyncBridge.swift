@@ -1,0 +1,165 @@
+/// The subscriber behind ``AsyncPublisher`` and ``AsyncThrowingPublisher``: it turns each
+/// `next()` into one unit of demand and hands each value to the oldest waiting `next()`.
+///
+/// As in Combine, it subscribes when the iterator is made, several `next()` calls may wait
+/// at once (each asks for `.max(1)`; calls made before the subscription arrives are asked
+/// for together when it does), and every waiting call is resumed exactly once: with a
+/// value, with the end of the sequence, or with the failure (the oldest waiting call gets
+/// the failure, the others the end). Cancelling the iterating task ends the sequence for
+/// every waiting call and cancels the subscription.
+///
+/// - Note: Thread-safe. `lock` guards `state`, `waiting` and `pendingDemand`; no
+///   continuation is resumed and no subscription is called while it is held.
+final class AsyncBridge<Upstream: Publisher>: Subscriber, Cancellable, @unchecked Sendable {
+  typealias Input = Upstream.Output
+  typealias Failure = Upstream.Failure
+
+  /// What one waiting `next()` is resumed with. Unchecked `Sendable`: each outcome moves
+  /// from the delivering thread to the one awaiting it and is never shared.
+  struct Outcome: @unchecked Sendable {
+    let result: Result<Input?, Failure>
+    static var end: Outcome { Outcome(result: .success(nil)) }
+  }
+
+  typealias Waiter = UnsafeContinuation<Outcome, Never>
+
+  private enum State {
+    case awaitingSubscription
+    case subscribed(any Subscription)
+    /// Ended; holds a failure that no waiting `next()` has thrown yet.
+    case terminal(Failure?)
+  }
+
+  /// The lock that guards every variable below.
+  private let lock = Lock()
+  @exclusivity(unchecked)
+  private var state = State.awaitingSubscription
+  @exclusivity(unchecked)
+  private var waiting: [Waiter] = []
+  @exclusivity(unchecked)
+  private var pendingDemand = Subscribers.Demand.none
+
+  init() {}
+
+  /// Waits for the next value; `nil` at the end of the sequence or when the calling task
+  /// is cancelled (which also cancels the subscription).
+  func next() async throws(Failure) -> Input? {
+    // The cancellation handler runs concurrently; it reaches the bridge through an
+    // existential so it captures no generic metadata.
+    let handle: any Cancellable & Sendable = self
+    let outcome = await withTaskCancellationHandler {
+      await wait()
+    } onCancel: {
+      handle.cancel()
+    }
+    return try outcome.result.get()
+  }
+
+  /// Waits for the next outcome without watching the calling task for cancellation.
+  func wait() async -> Outcome {
+    await withUnsafeContinuation { (continuation: Waiter) in
+      lock.lock()
+      switch state {
+      case .awaitingSubscription:
+        waiting.append(continuation)
+        pendingDemand += 1
+        lock.unlock()
+      case .subscribed(let subscription):
+        waiting.append(continuation)
+        lock.unlock()
+        subscription.request(.max(1))
+      case .terminal(nil):
+        lock.unlock()
+        continuation.resume(returning: .end)
+      case .terminal(let failure?):
+        state = .terminal(nil)
+        lock.unlock()
+        continuation.resume(returning: Outcome(result: .failure(failure)))
+      }
+    }
+  }
+
+  func receive(subscription: any Subscription) {
+    lock.lock()
+    guard case .awaitingSubscription = state else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    state = .subscribed(subscription)
+    let demand = pendingDemand
+    pendingDemand = .none
+    lock.unlock()
+    if demand > .none { subscription.request(demand) }
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    lock.lock()
+    guard case .subscribed = state else {
+      let ended = takeWaiting()
+      lock.unlock()
+      Self.end(ended)
+      return .none
+    }
+    // Combine traps here too: every value answers one `next()`.
+    precondition(!waiting.isEmpty, "Received an output without requesting demand")
+    let continuation = waiting.removeFirst()
+    lock.unlock()
+    continuation.resume(returning: Outcome(result: .success(input)))
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    lock.lock()
+    if case .terminal = state {
+      let ended = takeWaiting()
+      lock.unlock()
+      Self.end(ended)
+      return
+    }
+    guard !waiting.isEmpty else {
+      if case .failure(let failure) = completion {
+        state = .terminal(failure)
+      } else {
+        state = .terminal(nil)
+      }
+      lock.unlock()
+      return
+    }
+    state = .terminal(nil)
+    var ended = takeWaiting()
+    let first = ended.removeFirst()
+    lock.unlock()
+    switch completion {
+    case .finished: first.resume(returning: .end)
+    case .failure(let failure): first.resume(returning: Outcome(result: .failure(failure)))
+    }
+    Self.end(ended)
+  }
+
+  /// Ends the sequence for every waiting `next()` and cancels the subscription.
+  func cancel() {
+    lock.lock()
+    let ended = takeWaiting()
+    let subscription: (any Subscription)?
+    if case .subscribed(let subscribed) = state {
+      subscription = subscribed
+    } else {
+      subscription = nil
+    }
+    state = .terminal(nil)
+    lock.unlock()
+    subscription?.cancel()
+    Self.end(ended)
+  }
+
+  /// Empties the waiting list. Call with the lock held.
+  private func takeWaiting() -> [Waiter] {
+    defer { waiting = [] }
+    return waiting
+  }
+
+  private static func end(_ ended: [Waiter]) {
+    for continuation in ended { continuation.resume(returning: .end) }
+  }
+}

@@ -1,0 +1,104 @@
+import Dispatch
+import Foundation
+import ReactiveCore
+import Testing
+
+/// The concrete types Combine's specialised overloads return, so Combine code that names
+/// them (or reads `.result`, `.upstream`) compiles and behaves the same.
+@Suite struct CombineShapeTests {
+  @Test func throwingOperatorsOnJustAnswerWithAResultPublisher() {
+    let contains: Result<Bool, any Error>.Publisher = Just(1).tryContains { $0 == 1 }
+    #expect((try? contains.result.get()) == true)
+    let failing: Result<Bool, any Error>.Publisher = Just(1).tryAllSatisfy { _ in
+      throw TestError.oops
+    }
+    #expect(throws: TestError.oops) { try failing.result.get() }
+    let prepended: Publishers.Sequence<[Int], Never> = Just(3).prepend(1, 2).append(4)
+    #expect(prepended.sequence == [1, 2, 3, 4])
+  }
+
+  @Test func resultPublisherThrowingComparisonsAskTheClosureOnce() {
+    let calls = LockedBox(0)
+    let publisher = Result<Int, TestError>.success(5).publisher
+    let min: Result<Int, any Error>.Publisher = publisher.tryMin { lhs, rhs in
+      calls.withLock { $0 += 1 }
+      return lhs < rhs
+    }
+    #expect((try? min.result.get()) == 5)
+    #expect(calls.withLock { $0 } == 1)
+    let deduplicated: Result<Int, any Error>.Publisher = publisher.tryRemoveDuplicates { _, _ in
+      throw TestError.oops
+    }
+    #expect(throws: TestError.oops) { try deduplicated.result.get() }
+  }
+
+  @Test func sequenceOperatorsKeepCombinesShapes() {
+    let sequence = [1, 2, 2, 3].publisher
+    let all: Result<Bool, any Error>.Publisher = sequence.tryAllSatisfy { $0 > 0 }
+    #expect((try? all.result.get()) == true)
+    let count: Just<Int> = sequence.count()
+    #expect(count.output == 4)
+    let window: Publishers.Sequence<[Int], Never> = sequence.output(in: 1..<3)
+    #expect(window.sequence == [2, 2])
+    let last: Optional<Int>.Publisher = sequence.last { $0 < 3 }
+    #expect(last.output == 2)
+    let replaced: Publishers.Sequence<[Int?], Never> = [1, nil].publisher.replaceNil(with: 0)
+    #expect(replaced.sequence == [1, 0])
+  }
+
+  @Test func mapAndFilterFuseIntoTheOperatorAlreadyThere() {
+    let subject = PassthroughSubject<Int, Never>()
+    let mapped = subject.map { $0 * 2 }
+    let fused: Publishers.TryMap<PassthroughSubject<Int, Never>, Int> = mapped.tryMap { $0 + 1 }
+    #expect(fused.upstream === subject)
+    let compact = subject.compactMap { $0 > 0 ? $0 : nil }
+    let compactFused: Publishers.CompactMap<PassthroughSubject<Int, Never>, String> =
+      compact.map { "\($0)" }
+    #expect(compactFused.upstream === subject)
+    let filtered: Publishers.TryFilter<PassthroughSubject<Int, Never>> =
+      subject.filter { $0 > 0 }.tryFilter { $0 < 10 }
+    #expect(filtered.upstream === subject)
+    var received: [Int] = []
+    let cancellable = filtered.sink(
+      receiveCompletion: { _ in }, receiveValue: { received.append($0) })
+    for value in [-1, 5, 12, 7] { subject.send(value) }
+    #expect(received == [5, 7])
+    cancellable.cancel()
+  }
+
+  @Test func switchToLatestAcceptsMixedFailureTypes() {
+    let outer = PassthroughSubject<PassthroughSubject<Int, TestError>, Never>()
+    let switched:
+      Publishers.SwitchToLatest<
+        PassthroughSubject<Int, TestError>,
+        Publishers.SetFailureType<
+          PassthroughSubject<PassthroughSubject<Int, TestError>, Never>, TestError
+        >
+      > = outer.switchToLatest()
+    #expect(switched.upstream.upstream === outer)
+    let failingOuter = PassthroughSubject<Just<Int>, TestError>()
+    var received: [Int] = []
+    let cancellable = failingOuter.switchToLatest().sink(
+      receiveCompletion: { _ in }, receiveValue: { received.append($0) })
+    failingOuter.send(Just(4))
+    #expect(received == [4])
+    cancellable.cancel()
+  }
+
+  @Test func recordEncodesAsCombineDoes() throws {
+    let record = Record<Int, RecordedError>(output: [1], completion: .finished)
+    let json = String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
+    #expect(json.contains(#""recording":{"#))
+    let decoded = try JSONDecoder().decode(Record<Int, RecordedError>.self, from: Data(json.utf8))
+    #expect(decoded.recording.output == [1])
+  }
+
+  @Test func dispatchTimeEncodesItsUptime() throws {
+    let time = DispatchQueue.SchedulerTimeType(DispatchTime(uptimeNanoseconds: 42))
+    let data = try JSONEncoder().encode([time])
+    #expect(String(decoding: data, as: UTF8.self) == "[42]")
+    #expect(try JSONDecoder().decode([DispatchQueue.SchedulerTimeType].self, from: data) == [time])
+  }
+}
+
+private struct RecordedError: Error, Codable {}

@@ -186,8 +186,8 @@ import Testing
     #expect(collectAll([3].publisher.prepend(1, 2)).0 == [1, 2, 3])
     #expect(collectAll([2].publisher.append([3]).prepend(Just(1))).0 == [1, 2, 3])
     let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(3))
-    // `map` first: on a bare sequence publisher Combine's `append` builds one sequence.
-    [1, 2].publisher.map { $0 }.append([3, 4, 5]).subscribe(tracker)
+    // Erased first: on a bare sequence publisher Combine's `append` builds one sequence.
+    [1, 2].publisher.eraseToAnyPublisher().append([3, 4, 5]).subscribe(tracker)
     #expect(tracker.values == [1, 2, 3])
     tracker.request(.max(5))
     #expect(tracker.values == [1, 2, 3, 4, 5])

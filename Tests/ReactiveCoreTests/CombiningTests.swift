@@ -71,8 +71,10 @@ import Testing
   @Test func combineLatestWithTransformAndThreeAndFour() {
     #expect(collectAll(Just(1).combineLatest(Just(2)) { $0 + $1 }).0 == [3])
     #expect(collectAll(Just(1).combineLatest(Just(2), Just(3)) { $0 + $1 + $2 }).0 == [6])
-    #expect(
-      collectAll(Just(1).combineLatest(Just(2), Just(3), Just(4)) { $0 * $1 * $2 * $3 }).0 == [24])
+    let product = Just(1).combineLatest(Just(2), Just(3), Just(4)) { (a: Int, b, c, d) in
+      a * b * c * d
+    }
+    #expect(collectAll(product).0 == [24])
   }
 
   @Test func zipPairsInOrderAndFinishesWhenOneRunsOut() {

@@ -39,6 +39,14 @@ class OperatorSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber
     description = name
   }
 
+  /// The operators for which Combine treats a request for zero values as no request.
+  private static var acceptingZeroDemand: Set<String> {
+    [
+      "DropUntilOutput", "PrefixUntilOutput", "Output", "TryMap", "Scan", "TryScan", "Encode",
+      "Decode",
+    ]
+  }
+
   // MARK: Hooks
 
   /// Decides what to do with one upstream value.
@@ -164,7 +172,14 @@ class OperatorSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber
   // MARK: Subscription
 
   func request(_ additional: Subscribers.Demand) {
-    precondition(additional > 0, "demand must be greater than zero")
+    if additional == .none {
+      // Combine traps on zero demand in the operators that filter or reduce, and lets it
+      // pass (as no demand) in the others.
+      if !Self.acceptingZeroDemand.contains(description) {
+        preconditionFailure("API Violation: demand must not be zero")
+      }
+      return
+    }
     let action = lock.withLock {
       () -> (Downstream, (Output?, Subscribers.Completion<DownstreamFailure>))?? in
       demand += additional

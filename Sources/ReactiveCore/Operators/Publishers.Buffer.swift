@@ -63,7 +63,6 @@ extension Publishers {
       upstream: Upstream, size: Int, prefetch: PrefetchStrategy,
       whenFull: BufferingStrategy<Failure>
     ) {
-      precondition(size > 0, "buffer(size:) needs a size greater than zero")
       self.upstream = upstream
       self.size = size
       self.prefetch = prefetch
@@ -168,7 +167,6 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   func request(_ additional: Subscribers.Demand) {
-    precondition(additional > 0, "demand must be greater than zero")
     lock.withLock { demand += additional }
     drain()
   }

@@ -276,7 +276,6 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
   }
 
   func request(_ additional: Subscribers.Demand) {
-    precondition(additional > 0, "demand must be greater than zero")
     add(additional)
     drain()
   }

@@ -169,7 +169,6 @@ private final class ConcatenateSubscription<Downstream: Subscriber>: Subscriber,
   }
 
   func request(_ additional: Subscribers.Demand) {
-    precondition(additional > 0, "demand must be greater than zero")
     lock.withLock { () -> (any Subscription)? in
       demand += additional
       return status.subscription

@@ -189,7 +189,6 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   func request(_ additional: Subscribers.Demand) {
-    precondition(additional > 0, "demand must be greater than zero")
     lock.withLock { if downstream != nil { demand += additional } }
   }
 

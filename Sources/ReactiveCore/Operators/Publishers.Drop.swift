@@ -28,7 +28,6 @@ extension Publishers {
     /// Creates a publisher that drops the first `count` elements.
     @inlinable
     public init(upstream: Upstream, count: Int) {
-      precondition(count >= 0, "dropFirst(_:) needs a count of zero or more")
       self.upstream = upstream
       self.count = count
     }
@@ -37,6 +36,8 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
+      // Combine traps here, on subscription, not when the operator is made.
+      precondition(count >= 0, "count must not be negative")
       var remaining = count
       upstream.receive(
         subscriber:

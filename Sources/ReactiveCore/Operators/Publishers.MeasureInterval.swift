@@ -120,7 +120,6 @@ where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure =
   }
 
   func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "demand must be greater than zero")
     lock.withLock { status.subscription }?.request(demand)
   }
 

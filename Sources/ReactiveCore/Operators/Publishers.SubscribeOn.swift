@@ -123,7 +123,6 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "demand must be greater than zero")
     guard let upstream = lock.withLock({ status.subscription }) else { return }
     scheduler.schedule(options: options) {
       self.upstreamLock.withLock { upstream.request(demand) }

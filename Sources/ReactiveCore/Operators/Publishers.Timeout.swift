@@ -208,7 +208,6 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "demand must be greater than zero")
     lock.withLock { status.subscription }?.request(demand)
   }
 

@@ -17,14 +17,18 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
   /// The value wrapped by this subject, published as a new element whenever it changes.
   public var value: Output {
     get { hub.currentValue.unsafelyUnwrapped }
-    set { send(newValue) }
+    set {
+      // As in Combine, the value changes even after completion; only live subjects send.
+      hub.setCurrentValue(newValue)
+      send(newValue)
+    }
   }
 
   /// Creates a current value subject with the given initial value.
   ///
   /// - Parameter value: The initial value to publish.
   public init(_ value: Output) {
-    hub = SubjectHub(name: "CurrentValueSubject", currentValue: value)
+    hub = SubjectHub(currentValue: value)
   }
 
   /// Attaches the subscriber; it receives the current value when it first requests
@@ -44,6 +48,10 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
   public func send(completion: Subscribers.Completion<Failure>) {
     hub.complete(completion)
   }
+
+  /// Cancels the subscriptions the subject received from upstream publishers, as
+  /// Combine's subjects do when they go away.
+  deinit { hub.cancelUpstreams() }
 
   /// Requests unlimited values from an upstream subscription, which the subject keeps
   /// until it completes.

@@ -13,7 +13,7 @@
 ///   each subscriber one at a time; a subscriber may `send` to the subject re-entrantly.
 public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
   @usableFromInline
-  let hub = SubjectHub<Output, Failure>(name: "PassthroughSubject")
+  let hub = SubjectHub<Output, Failure>()
 
   /// Creates a subject with no subscribers.
   public init() {}
@@ -35,6 +35,10 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
   public func send(completion: Subscribers.Completion<Failure>) {
     hub.complete(completion)
   }
+
+  /// Cancels the subscriptions the subject received from upstream publishers, as
+  /// Combine's subjects do when they go away.
+  deinit { hub.cancelUpstreams() }
 
   /// Requests unlimited values from an upstream subscription, which the subject keeps
   /// until it completes.

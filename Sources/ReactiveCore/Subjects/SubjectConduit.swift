@@ -69,8 +69,11 @@ protocol ConduitParent<Output, Failure>: AnyObject, Sendable {
   func remove(_ conduit: SubjectConduit<Output, Failure>)
   /// The value to deliver before any other, for subjects that have one.
   func initialValue() -> Output?
-  /// The name the conduit describes itself by.
-  var conduitName: String { get }
+  /// Whether the subject keeps a current value (a `CurrentValueSubject`).
+  var keepsValue: Bool { get }
+  /// Tells the subject that some subscriber has asked for values, so it may ask its
+  /// upstreams.
+  func acknowledgeDownstreamDemand()
 }
 
 @usableFromInline
@@ -90,6 +93,10 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   @usableFromInline
   @exclusivity(unchecked)
   var needsInitialValue: Bool
+  /// Whether the subject keeps a current value; the conduit names its subject by it, also
+  /// after it has ended and let go of the subject.
+  @usableFromInline
+  let isCurrentValueConduit: Bool
   /// Set, under the lock, when the conduit finishes or is cancelled; read without it.
   @usableFromInline
   let isEnded = Atomic(false)
@@ -115,6 +122,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     self.parent = parent
     self.downstream = Self.reference(to: downstream)
     self.needsInitialValue = needsInitialValue
+    isCurrentValueConduit = parent.keepsValue
     super.init()
     entry = { conduit, value, demand in
       let conduit = unsafeDowncast(conduit, to: Conduit.self)
@@ -201,15 +209,17 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   @inlinable
   func requestDemand(_ additional: Subscribers.Demand) {
     precondition(additional > 0, "demand must be greater than zero")
-    let initial = lock.withLock { () -> (Parent, AnyObject)? in
+    let taken = lock.withLock { () -> (Parent, AnyObject?)? in
       guard let downstream, let parent else { return nil }
       demand += additional
-      guard needsInitialValue else { return nil }
+      guard needsInitialValue else { return (parent, nil) }
       needsInitialValue = false
       demand -= 1
       return (parent, downstream)
     }
-    guard let (parent, target) = initial, let value = parent.initialValue() else { return }
+    guard let (parent, target) = taken else { return }
+    parent.acknowledgeDownstreamDemand()
+    guard let target, let value = parent.initialValue() else { return }
     deliver(value, to: target)
   }
 
@@ -230,7 +240,9 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   override var isLive: Bool { !isEnded.load(ordering: .acquiring) }
 
   @usableFromInline
-  override var description: String { lock.withLock { parent?.conduitName } ?? "Subject" }
+  override var description: String {
+    isCurrentValueConduit ? "CurrentValueSubject" : "PassthroughSubject"
+  }
 }
 
 /// Holds a subscriber that is a struct, so that a conduit can take it out of its lock

@@ -19,13 +19,13 @@ final class SubjectHub<Output, Failure: Error>: ConduitParent, @unchecked Sendab
   var storedValue: Output?
   @exclusivity(unchecked)
   var upstreams: [any Subscription] = []
+  /// Set once any subscriber has asked for values: from then on a `PassthroughSubject`
+  /// asks its upstreams for unlimited values, as Combine's does.
+  @exclusivity(unchecked)
+  var hasAnyDownstreamDemand = false
   @usableFromInline
   let keepsValue: Bool
-  @usableFromInline
-  let conduitName: String
-
-  init(name: String, currentValue: Output? = nil) {
-    conduitName = name
+  init(currentValue: Output? = nil) {
     storedValue = currentValue
     keepsValue = currentValue != nil
   }
@@ -41,6 +41,13 @@ final class SubjectHub<Output, Failure: Error>: ConduitParent, @unchecked Sendab
   @inlinable
   func attach<S: Subscriber>(_ subscriber: S, needsInitialValue: Bool)
   where S.Input == Output, S.Failure == Failure {
+    // As in Combine, a subscriber that comes after the completion gets it through an
+    // empty subscription.
+    if let finished = lock.withLock({ completion }) {
+      subscriber.receive(subscription: Subscriptions.empty)
+      subscriber.receive(completion: finished)
+      return
+    }
     let conduit = Conduit(
       parent: self, downstream: subscriber, needsInitialValue: needsInitialValue)
     // The subscriber gets its subscription before it can be offered anything.
@@ -54,6 +61,11 @@ final class SubjectHub<Output, Failure: Error>: ConduitParent, @unchecked Sendab
       return completion
     }
     if let finished { conduit.finish(finished) }
+  }
+
+  /// Stores `value` as the current value, whether or not the subject has completed.
+  func setCurrentValue(_ value: Output) {
+    lock.withLock { storedValue = value }
   }
 
   @inlinable
@@ -70,22 +82,40 @@ final class SubjectHub<Output, Failure: Error>: ConduitParent, @unchecked Sendab
     let targets = lock.withLock { () -> ContiguousArray<SubjectConduit<Output, Failure>>? in
       guard self.completion == nil else { return nil }
       self.completion = completion
-      defer {
-        conduits = []
-        upstreams = []
-      }
+      // Upstream subscriptions stay until the subject goes away, as in Combine.
+      defer { conduits = [] }
       return conduits
     }
     for conduit in targets ?? [] { conduit.finish(completion) }
   }
 
+  /// Keeps an upstream subscription: a `CurrentValueSubject` asks it for unlimited values
+  /// at once, a `PassthroughSubject` once some subscriber has demand (Combine's shapes).
   func adopt(_ subscription: any Subscription) {
-    let accepted = lock.withLock { () -> Bool in
-      guard completion == nil else { return false }
+    let requests = lock.withLock { () -> Bool in
       upstreams.append(subscription)
-      return true
+      return keepsValue || hasAnyDownstreamDemand
     }
-    if accepted { subscription.request(.unlimited) }
+    if requests { subscription.request(.unlimited) }
+  }
+
+  @usableFromInline
+  func acknowledgeDownstreamDemand() {
+    let waiting = lock.withLock { () -> [any Subscription] in
+      guard !hasAnyDownstreamDemand else { return [] }
+      hasAnyDownstreamDemand = true
+      return upstreams
+    }
+    for subscription in waiting { subscription.request(.unlimited) }
+  }
+
+  /// Cancels every upstream subscription; the subject calls it when it goes away.
+  func cancelUpstreams() {
+    let taken = lock.withLock { () -> [any Subscription] in
+      defer { upstreams = [] }
+      return upstreams
+    }
+    for subscription in taken { subscription.cancel() }
   }
 
   @inlinable

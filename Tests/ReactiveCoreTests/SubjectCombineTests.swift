@@ -1,0 +1,113 @@
+import ReactiveCore
+import Testing
+
+/// Subjects as Combine shapes them: how their subscriptions describe themselves, what a
+/// late subscriber gets, and when they ask their upstreams for values.
+@Suite struct SubjectCombineTests {
+  @Test func subscriptionsNameTheirSubjectAlsoAfterCompletion() {
+    let passthrough = PassthroughSubject<Int, TestError>()
+    let tracking = TrackingSubscriber<Int, TestError>()
+    passthrough.subscribe(tracking)
+    passthrough.send(completion: .finished)
+    #expect(tracking.events.first == .subscription("PassthroughSubject"))
+    let current = CurrentValueSubject<Int, TestError>(1)
+    let second = TrackingSubscriber<Int, TestError>()
+    current.subscribe(second)
+    current.send(completion: .finished)
+    #expect(second.events.first == .subscription("CurrentValueSubject"))
+  }
+
+  @Test func aLateSubscriberGetsTheCompletionThroughAnEmptySubscription() {
+    let subject = CurrentValueSubject<Int, TestError>(1)
+    subject.send(completion: .failure(.oops))
+    let tracking = TrackingSubscriber<Int, TestError>()
+    subject.subscribe(tracking)
+    #expect(tracking.events == [.subscription("Empty"), .completion(.failure(.oops))])
+  }
+
+  @Test func currentValueChangesAfterCompletionWithoutBeingSent() {
+    let subject = CurrentValueSubject<Int, Never>(1)
+    let tracking = TrackingSubscriber<Int, Never>()
+    subject.subscribe(tracking)
+    subject.send(completion: .finished)
+    subject.value = 42
+    #expect(subject.value == 42)
+    #expect(tracking.values == [1])
+  }
+
+  @Test func passthroughAsksUpstreamOnlyOnceSomeoneHasDemand() {
+    let upstream = RecordingSubscription()
+    let subject = PassthroughSubject<Int, Never>()
+    subject.send(subscription: upstream)
+    #expect(upstream.history == [])
+    let tracking = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+    subject.subscribe(tracking)
+    #expect(upstream.history == [.requested(.unlimited)])
+    let later = RecordingSubscription()
+    subject.send(subscription: later)
+    #expect(later.history == [.requested(.unlimited)])
+  }
+
+  @Test func currentValueAsksUpstreamAtOnce() {
+    let upstream = RecordingSubscription()
+    let subject = CurrentValueSubject<Int, Never>(0)
+    subject.send(subscription: upstream)
+    #expect(upstream.history == [.requested(.unlimited)])
+  }
+
+  @Test func aSubjectCancelsItsUpstreamsWhenItGoesAway() {
+    let upstream = RecordingSubscription()
+    do {
+      let subject = PassthroughSubject<Int, Never>()
+      subject.send(subscription: upstream)
+      subject.send(subscription: upstream)
+    }
+    #expect(upstream.history == [.cancelled, .cancelled])
+  }
+}
+
+/// Zero demand: Combine treats it as no demand in buffering and timing operators, and
+/// traps on it where it traps (here, as there, a subject subscription).
+@Suite struct ZeroDemandTests {
+  @Test(arguments: ["buffer", "delay", "debounce", "throttle", "receiveOn", "timeout", "append"])
+  func zeroDemandIsNoDemand(_ name: String) {
+    // An upstream that records requests: a subject upstream would trap on the zero
+    // demand that delay and receive(on:) pass on, in Combine as here.
+    let subject = ManualPublisher<Int, Never>(subscription: RecordingSubscription())
+    let scheduler = TestScheduler()
+    let publisher: AnyPublisher<Int, Never> =
+      switch name {
+      case "buffer":
+        subject.buffer(size: 0, prefetch: .byRequest, whenFull: .dropNewest).eraseToAnyPublisher()
+      case "delay": subject.delay(for: .seconds(1), scheduler: scheduler).eraseToAnyPublisher()
+      case "debounce":
+        subject.debounce(for: .seconds(1), scheduler: scheduler).eraseToAnyPublisher()
+      case "throttle":
+        subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true).eraseToAnyPublisher()
+      case "receiveOn": subject.receive(on: scheduler).eraseToAnyPublisher()
+      case "timeout": subject.timeout(.seconds(1), scheduler: scheduler).eraseToAnyPublisher()
+      default: subject.append(1).eraseToAnyPublisher()
+      }
+    let tracking = TrackingSubscriber<Int, Never>(initialDemand: nil)
+    publisher.subscribe(tracking)
+    tracking.request(.none)
+    tracking.request(.max(1))
+    #expect(tracking.completions.isEmpty)
+  }
+
+  @Test func dropFirstTrapsOnANegativeCountWhenSubscribedNotWhenMade() async {
+    _ = Just(1).eraseToAnyPublisher().dropFirst(-1)
+    await #expect(processExitsWith: .failure) {
+      _ = Just(1).eraseToAnyPublisher().dropFirst(-1).sink { _ in }
+    }
+  }
+
+  @Test func aSubjectSubscriptionTrapsOnZeroDemand() async {
+    await #expect(processExitsWith: .failure) {
+      let subject = PassthroughSubject<Int, Never>()
+      let tracking = TrackingSubscriber<Int, Never>(initialDemand: nil)
+      subject.subscribe(tracking)
+      tracking.request(.none)
+    }
+  }
+}

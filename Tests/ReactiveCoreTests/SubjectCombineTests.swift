@@ -111,3 +111,36 @@ import Testing
     }
   }
 }
+
+/// Sequence and record subscriptions as Combine shapes them.
+@Suite struct SequenceSubscriptionShapeTests {
+  @Test func aLiveSequenceSubscriptionDescribesItsSequence() {
+    let held = LockedBox<(any Subscription)?>(nil)
+    [1, 2].publisher.subscribe(
+      AnySubscriber<Int, Never>(
+        receiveSubscription: { subscription in held.withLock { $0 = subscription } },
+        receiveValue: { _ in .none }, receiveCompletion: { _ in }))
+    let subscription = held.withLock { $0 }
+    #expect(subscription.map { "\($0)" } == "[1, 2]")
+    subscription?.request(.unlimited)
+    #expect(subscription.map { "\($0)" } == "Sequence")
+  }
+
+  @Test func anEmptySequenceCompletesThroughAnEmptySubscription() {
+    let tracking = TrackingSubscriber<Int, Never>()
+    [Int]().publisher.subscribe(tracking)
+    #expect(tracking.events == [.subscription("Empty"), .completion(.finished)])
+    let record = TrackingSubscriber<Int, TestError>()
+    Record<Int, TestError>(output: [], completion: .failure(.oops)).subscribe(record)
+    #expect(record.events == [.subscription("Empty"), .completion(.failure(.oops))])
+  }
+
+  @Test func zeroDemandOnASequenceIsNoDemand() {
+    let tracking = TrackingSubscriber<Int, Never>(initialDemand: nil)
+    [1, 2].publisher.subscribe(tracking)
+    tracking.request(.none)
+    #expect(tracking.values.isEmpty)
+    tracking.request(.max(1))
+    #expect(tracking.values == [1])
+  }
+}

@@ -19,7 +19,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Failure == S.Failure, Elements.Element == S.Input {
       SequenceSubscription(
-        sequence, completion: .finished, downstream: subscriber, name: "\(sequence)"
+        sequence, completion: .finished, downstream: subscriber, endedName: "Sequence"
       )
       .start()
     }

@@ -82,7 +82,8 @@ public struct Record<Output, Failure: Error>: Publisher {
   /// Replays the recording to the subscriber as it demands.
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
     SequenceSubscription(
-      recording.output, completion: recording.completion, downstream: subscriber, name: "Record"
+      recording.output, completion: recording.completion, downstream: subscriber,
+      endedName: "Cancelled Events"
     ).start()
   }
 }

@@ -20,28 +20,45 @@ where Downstream.Input == Elements.Element {
   @exclusivity(unchecked)
   private var upcoming: Elements.Element?
   private let completion: Subscribers.Completion<Downstream.Failure>
-  let description: String
+  /// The whole sequence while the subscription is live, for its description and mirror
+  /// (Combine's shape); released with the downstream.
+  @exclusivity(unchecked)
+  private var elements: Elements?
+  /// The description once the subscription has ended.
+  private let endedName: String
 
   init(
     _ elements: Elements, completion: Subscribers.Completion<Downstream.Failure>,
-    downstream: Downstream, name: String
+    downstream: Downstream, endedName: String
   ) {
     iterator = elements.makeIterator()
     upcoming = iterator.next()
+    self.elements = elements
     self.completion = completion
     self.downstream = downstream
-    description = name
+    self.endedName = endedName
   }
 
-  /// Sends the subscription, and the completion at once when there is nothing to emit.
+  /// Sends the subscription; when there is nothing to emit, Combine sends an empty
+  /// subscription and the completion at once instead.
   func start() {
     guard let downstream else { return }
+    guard upcoming != nil else {
+      cancel()
+      downstream.receive(subscription: Subscriptions.empty)
+      downstream.receive(completion: completion)
+      return
+    }
     downstream.receive(subscription: self)
-    if upcoming == nil { finish() }
+  }
+
+  /// The sequence while live (as Combine describes it), then the ended name.
+  var description: String {
+    lock.withLock { elements }.map { String(describing: $0) } ?? endedName
   }
 
   func request(_ additional: Subscribers.Demand) {
-    precondition(additional > 0, "demand must be greater than zero")
+    // Combine lets a request for no values pass as no demand here.
     let mayEmit = lock.withLock { () -> Bool in
       guard downstream != nil else { return false }
       demand += additional
@@ -73,20 +90,29 @@ where Downstream.Input == Elements.Element {
 
   private func finish() {
     let target = lock.withLock { () -> Downstream? in
-      defer { downstream = nil }
+      defer {
+        downstream = nil
+        elements = nil
+      }
       return downstream
     }
     target?.receive(completion: completion)
   }
 
   func cancel() {
-    let released = lock.withLock { () -> Downstream? in
-      defer { downstream = nil }
-      return downstream
+    let released = lock.withLock { () -> (Downstream?, Elements?) in
+      defer {
+        downstream = nil
+        elements = nil
+      }
+      return (downstream, elements)
     }
     _ = released
   }
 
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror {
+    let sequence: Any = lock.withLock { elements } ?? [Elements.Element]()
+    return Mirror(self, children: ["sequence": sequence])
+  }
   var playgroundDescription: Any { description }
 }

@@ -66,3 +66,21 @@ import Testing
 struct TestCodableError: Error, Codable, Equatable {
   var code: Int
 }
+
+/// Integer arithmetic on demand at the edges, as Combine answers it.
+@Suite struct DemandEdgeTests {
+  @Test func unlimitedAbsorbsAnyInteger() {
+    var demand = Subscribers.Demand.unlimited
+    demand += Int.min
+    #expect(demand == .unlimited)
+    demand -= Int.max
+    #expect(demand == .unlimited)
+  }
+
+  @Test func overflowingSumsAreUnlimitedAndOverflowingDifferencesAreNone() {
+    #expect(Subscribers.Demand.max(Int.max) + 10 == .unlimited)
+    #expect(Subscribers.Demand.max(Int.max) - (-1) == .none)
+    #expect(Subscribers.Demand.max(5) + (-10) == .none)
+    #expect(Subscribers.Demand.max(5) - 10 == .none)
+  }
+}

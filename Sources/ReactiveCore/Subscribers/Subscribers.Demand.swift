@@ -58,7 +58,10 @@ extension Subscribers {
     /// Returns the sum of a demand and an integer (a negative integer subtracts).
     @inlinable
     public static func + (lhs: Demand, rhs: Int) -> Demand {
-      rhs < 0 ? lhs - .max(-rhs) : lhs + .max(rhs)
+      if lhs == .unlimited { return .unlimited }
+      let (sum, overflow) = Int(lhs.rawValue).addingReportingOverflow(rhs)
+      if overflow { return rhs > 0 ? .unlimited : .none }
+      return sum < 0 ? .none : Demand(rawValue: UInt(sum))
     }
 
     /// Adds an integer to a demand (a negative integer subtracts).
@@ -96,7 +99,11 @@ extension Subscribers {
     /// Returns a demand minus an integer (a negative integer adds); never less than ``none``.
     @inlinable
     public static func - (lhs: Demand, rhs: Int) -> Demand {
-      rhs < 0 ? lhs + .max(-rhs) : lhs - .max(rhs)
+      if lhs == .unlimited { return .unlimited }
+      // As in Combine, a difference that overflows (subtracting a negative number from a
+      // large demand) is `.none`, like one that would be negative.
+      let (difference, overflow) = Int(lhs.rawValue).subtractingReportingOverflow(rhs)
+      return overflow || difference < 0 ? .none : Demand(rawValue: UInt(difference))
     }
 
     /// Subtracts an integer from a demand; never less than ``none``.

@@ -45,7 +45,7 @@ struct Relay<Input, Failure: Error, Downstream: Subscriber>: Subscriber, CustomS
   func receive(completion: Subscribers.Completion<Failure>) { onCompletion(completion, downstream) }
 
   @usableFromInline
-  var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
   @usableFromInline
   var playgroundDescription: Any { description }
 }

@@ -96,7 +96,7 @@ struct FilterInner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
   @usableFromInline
   var description: String { "Filter" }
   @usableFromInline
-  var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
   @usableFromInline
   var playgroundDescription: Any { description }
 }

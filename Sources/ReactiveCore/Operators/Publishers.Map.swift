@@ -102,7 +102,7 @@ struct MapInner<Input, Downstream: Subscriber>: Subscriber, CustomStringConverti
   @usableFromInline
   var description: String { "Map" }
   @usableFromInline
-  var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
   @usableFromInline
   var playgroundDescription: Any { description }
 }

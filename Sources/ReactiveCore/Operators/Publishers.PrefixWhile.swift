@@ -50,7 +50,7 @@ extension Publishers {
       let predicate = predicate
       upstream.receive(
         subscriber:
-          StepOperator<Output, Failure, S>("PrefixWhile", downstream: subscriber) {
+          ClosureFilteringSubscription<Output, Failure, S>("PrefixWhile", downstream: subscriber) {
             predicate($0) ? .emit($0) : .finish
           })
     }
@@ -80,8 +80,8 @@ extension Publishers {
       let predicate = predicate
       upstream.receive(
         subscriber:
-          StepOperator<Output, Upstream.Failure, S>(
-            throwing: "TryPrefixWhile", downstream: subscriber
+          ClosureFilteringSubscription<Output, Upstream.Failure, S>(
+            "TryPrefixWhile", downstream: subscriber
           ) {
             input in .trying { try predicate(input) ? .emit(input) : .finish }
           })

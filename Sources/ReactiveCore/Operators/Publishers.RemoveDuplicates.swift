@@ -62,16 +62,9 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      var last: Output?
-      let isDuplicate = predicate
       upstream.receive(
-        subscriber:
-          Relay<Output, Failure, S>("RemoveDuplicates", downstream: subscriber) {
-            input, downstream in
-            if let previous = last, isDuplicate(previous, input) { return .max(1) }
-            last = input
-            return downstream.receive(input)
-          })
+        subscriber: DeduplicatingSubscription<Output, Failure, S>(
+          "RemoveDuplicates", downstream: subscriber, isDuplicate: predicate))
     }
   }
 
@@ -96,20 +89,9 @@ extension Publishers {
     /// Attaches the subscriber; a thrown error cancels upstream and fails downstream.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == any Error {
-      var last: Output?
-      let isDuplicate = predicate
       upstream.receive(
-        subscriber:
-          StepOperator<Output, Upstream.Failure, S>(
-            throwing: "TryRemoveDuplicates", downstream: subscriber
-          ) {
-            input in
-            .trying {
-              if let previous = last, try isDuplicate(previous, input) { return .drop }
-              last = input
-              return .emit(input)
-            }
-          })
+        subscriber: DeduplicatingSubscription<Output, Upstream.Failure, S>(
+          "TryRemoveDuplicates", downstream: subscriber, isDuplicate: predicate))
     }
   }
 }

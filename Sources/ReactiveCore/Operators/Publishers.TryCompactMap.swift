@@ -35,8 +35,8 @@ extension Publishers {
       let transform = transform
       upstream.receive(
         subscriber:
-          StepOperator<Upstream.Output, Upstream.Failure, S>(
-            throwing: "TryCompactMap", downstream: subscriber
+          ClosureFilteringSubscription<Upstream.Output, Upstream.Failure, S>(
+            "TryCompactMap", downstream: subscriber
           ) { input in .trying { try transform(input).map { .emit($0) } ?? .drop } })
     }
   }

@@ -36,9 +36,9 @@ extension Publishers {
       let isIncluded = isIncluded
       upstream.receive(
         subscriber:
-          StepOperator<Output, Upstream.Failure, S>(throwing: "TryFilter", downstream: subscriber) {
-            input in .trying { try isIncluded(input) ? .emit(input) : .drop }
-          })
+          ClosureFilteringSubscription<Output, Upstream.Failure, S>(
+            "TryFilter", downstream: subscriber
+          ) { input in .trying { try isIncluded(input) ? .emit(input) : .drop } })
     }
   }
 }

@@ -22,11 +22,16 @@ final class RecordingSubscription: Subscription, @unchecked Sendable {
 final class ManualPublisher<Output, Failure: Error>: Publisher, @unchecked Sendable {
   private let subscription: RecordingSubscription?
   private let subscriber = LockedBox<AnySubscriber<Output, Failure>?>(nil)
+  private let raw = LockedBox<Any?>(nil)
+
+  /// The last subscriber as it was attached, not erased (an operator's own subscriber).
+  var rawSubscriber: Any? { raw.withLock { $0 } }
 
   init(subscription: RecordingSubscription?) { self.subscription = subscription }
 
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     self.subscriber.withLock { $0 = AnySubscriber(subscriber) }
+    raw.withLock { $0 = subscriber }
     if let subscription { subscriber.receive(subscription: subscription) }
   }
 

@@ -32,22 +32,94 @@ extension Publishers {
       self.count = count
     }
 
-    /// Attaches the subscriber; each dropped element is replaced by a request for one more.
-    @inlinable
+    /// Attaches the subscriber. As in Combine, the subscriber gets its subscription at
+    /// once, and upstream is asked for the dropped elements together with the first
+    /// demand.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      // Combine traps here, on subscription, not when the operator is made.
-      precondition(count >= 0, "count must not be negative")
-      var remaining = count
-      upstream.receive(
-        subscriber:
-          Relay<Output, Failure, S>("Drop", downstream: subscriber) { input, downstream in
-            guard remaining == 0 else {
-              remaining -= 1
-              return .max(1)
-            }
-            return downstream.receive(input)
-          })
+      let inner = DropSubscription(downstream: subscriber, count: count)
+      subscriber.receive(subscription: inner)
+      upstream.receive(subscriber: inner)
     }
   }
+}
+
+/// The subscription of `dropFirst(_:)`: demand asked before the upstream subscription
+/// arrives waits, and is asked for together with the elements to drop.
+///
+/// - Note: Thread-safe. `lock` guards `upstream` and `pendingDemand`; `remaining` is
+///   touched only by `receive(_:)`, which upstream calls serially.
+final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
+{
+  typealias Input = Downstream.Input
+  typealias Failure = Downstream.Failure
+
+  private let downstream: Downstream
+  /// The lock that guards `upstream` and `pendingDemand`.
+  private let lock = Lock()
+  @exclusivity(unchecked)
+  private var upstream: (any Subscription)?
+  @exclusivity(unchecked)
+  private var pendingDemand = Subscribers.Demand.none
+  @exclusivity(unchecked)
+  private var remaining: Int
+
+  init(downstream: Downstream, count: Int) {
+    self.downstream = downstream
+    remaining = count
+  }
+
+  func receive(subscription: any Subscription) {
+    lock.lock()
+    guard upstream == nil else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    upstream = subscription
+    // Combine traps here, when the upstream subscription arrives.
+    precondition(remaining >= 0, "count must not be negative")
+    let demand = pendingDemand + remaining
+    lock.unlock()
+    if demand != .none { subscription.request(demand) }
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    if remaining > 0 {
+      remaining -= 1
+      return .none
+    }
+    return downstream.receive(input)
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    lock.withLock { upstream = nil }
+    downstream.receive(completion: completion)
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    precondition(demand != .none, "API Violation: demand must not be zero")
+    lock.lock()
+    guard let upstream else {
+      pendingDemand += demand
+      lock.unlock()
+      return
+    }
+    lock.unlock()
+    upstream.request(demand)
+  }
+
+  func cancel() {
+    let taken = lock.withLock { () -> (any Subscription)? in
+      defer { upstream = nil }
+      return upstream
+    }
+    taken?.cancel()
+  }
+
+  var description: String { "Drop" }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var playgroundDescription: Any { description }
 }

@@ -48,15 +48,9 @@ extension Publishers {
     /// Attaches the subscriber; each dropped element is replaced by a request for one more.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      var dropping = true
-      let predicate = predicate
       upstream.receive(
-        subscriber:
-          Relay<Output, Failure, S>("DropWhile", downstream: subscriber) { input, downstream in
-            if dropping, predicate(input) { return .max(1) }
-            dropping = false
-            return downstream.receive(input)
-          })
+        subscriber: DropWhileSubscription<Output, Failure, S>(
+          "DropWhile", downstream: subscriber, predicate: predicate))
     }
   }
 
@@ -81,20 +75,114 @@ extension Publishers {
     /// Attaches the subscriber; a thrown error cancels upstream and fails downstream.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == any Error {
-      var dropping = true
-      let predicate = predicate
       upstream.receive(
-        subscriber:
-          StepOperator<Output, Upstream.Failure, S>(
-            throwing: "TryDropWhile", downstream: subscriber
-          ) {
-            input in
-            .trying {
-              if dropping, try predicate(input) { return .drop }
-              dropping = false
-              return .emit(input)
-            }
-          })
+        subscriber: DropWhileSubscription<Output, Upstream.Failure, S>(
+          "TryDropWhile", downstream: subscriber, predicate: predicate))
     }
   }
+}
+
+/// The subscription of `drop(while:)` and `tryDrop(while:)`, in Combine's shape: it asks
+/// the predicate until it first says no, then passes every value; anything that arrives
+/// before the subscription, or after the end, is ignored, and a cancel before the
+/// subscription does nothing. It keeps its downstream for its whole life and lets go of
+/// the predicate when it ends.
+///
+/// - Note: Thread-safe. `lock` guards `status`, `predicate` and `isDropping`; the predicate
+///   and downstream run without it.
+final class DropWhileSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
+  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Downstream.Input == Input {
+  typealias Failure = UpstreamFailure
+
+  private let name: String
+  private let downstream: Downstream
+  /// The lock that guards `status`, `predicate` and `isDropping`.
+  private let lock = Lock()
+  @exclusivity(unchecked)
+  private var status = SubscriptionStatus.awaitingSubscription
+  @exclusivity(unchecked)
+  private var predicate: ((Input) throws -> Bool)?
+  @exclusivity(unchecked)
+  private var isDropping = true
+
+  init(_ name: String, downstream: Downstream, predicate: @escaping (Input) throws -> Bool) {
+    self.name = name
+    self.downstream = downstream
+    self.predicate = predicate
+  }
+
+  func receive(subscription: any Subscription) {
+    lock.lock()
+    guard case .awaitingSubscription = status else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    status = .subscribed(subscription)
+    lock.unlock()
+    downstream.receive(subscription: self)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    lock.lock()
+    guard case .subscribed(let subscription) = status, let predicate else {
+      lock.unlock()
+      return .none
+    }
+    let isDropping = self.isDropping
+    lock.unlock()
+    if isDropping {
+      do {
+        if try predicate(input) { return .max(1) }
+        lock.withLock { self.isDropping = false }
+      } catch {
+        lock.withLock {
+          status = .terminal
+          self.predicate = nil
+        }
+        subscription.cancel()
+        // Only `tryDrop(while:)`'s predicate throws, and its downstream fails with
+        // `any Error`.
+        downstream.receive(completion: .failure(error as! Downstream.Failure))
+        return .none
+      }
+    }
+    return downstream.receive(input)
+  }
+
+  func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+    lock.lock()
+    guard case .subscribed = status else {
+      lock.unlock()
+      return
+    }
+    status = .terminal
+    predicate = nil
+    lock.unlock()
+    // The downstream's failure type is the upstream's or `any Error`.
+    downstream.receive(completion: completion.mapError { $0 as! Downstream.Failure })
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    precondition(demand != .none, "API Violation: demand must not be zero")
+    lock.withLock { status.subscription }?.request(demand)
+  }
+
+  func cancel() {
+    lock.lock()
+    guard case .subscribed(let subscription) = status else {
+      lock.unlock()
+      return
+    }
+    status = .terminal
+    predicate = nil
+    lock.unlock()
+    subscription.cancel()
+  }
+
+  var description: String { name }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var playgroundDescription: Any { description }
 }

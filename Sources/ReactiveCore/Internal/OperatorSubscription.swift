@@ -41,10 +41,7 @@ class OperatorSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber
 
   /// The operators for which Combine treats a request for zero values as no request.
   private static var acceptingZeroDemand: Set<String> {
-    [
-      "DropUntilOutput", "PrefixUntilOutput", "Output", "TryMap", "Scan", "TryScan", "Encode",
-      "Decode",
-    ]
+    ["DropUntilOutput", "PrefixUntilOutput", "Output", "Encode", "Decode"]
   }
 
   // MARK: Hooks

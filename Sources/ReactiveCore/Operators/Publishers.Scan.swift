@@ -100,19 +100,10 @@ extension Publishers {
     /// Attaches the subscriber; a thrown error cancels upstream and fails downstream.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == any Error {
-      var accumulator = initialResult
-      let next = nextPartialResult
       upstream.receive(
-        subscriber:
-          StepOperator<Upstream.Output, Upstream.Failure, S>(
-            throwing: "TryScan", downstream: subscriber
-          ) {
-            input in
-            .trying {
-              accumulator = try next(accumulator, input)
-              return .emit(accumulator)
-            }
-          })
+        subscriber: TryScanSubscription<Upstream.Output, Upstream.Failure, S>(
+          downstream: subscriber, initialResult: initialResult,
+          nextPartialResult: nextPartialResult))
     }
   }
 }

@@ -32,14 +32,9 @@ extension Publishers {
     /// Attaches the subscriber; a thrown error cancels upstream and fails downstream.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == any Error {
-      let transform = transform
       upstream.receive(
-        subscriber:
-          StepOperator<Upstream.Output, Upstream.Failure, S>(
-            throwing: "TryMap", downstream: subscriber
-          ) {
-            input in .trying { .emit(try transform(input)) }
-          })
+        subscriber: TryMapSubscription<Upstream.Output, Upstream.Failure, S>(
+          downstream: subscriber, map: transform))
     }
 
     /// Composes a further transform into this one.

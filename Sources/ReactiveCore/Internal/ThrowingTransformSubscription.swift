@@ -1,0 +1,162 @@
+/// The engine of `tryMap` and `tryScan`, in Combine's shape: each value is transformed by
+/// a throwing closure and passed on; a throw cancels upstream and fails downstream.
+///
+/// Combine's quirks are kept on purpose, since code ported from Combine can observe them:
+/// - values are transformed and passed on whatever the state (before the subscription,
+///   and after a cancel or a throw);
+/// - a cancel before the subscription arrives does nothing, so the late subscription is
+///   kept;
+/// - a request for zero values is no request (it is passed upstream as asked).
+///
+/// A subclass overrides ``transform(_:)``, ``description`` and, when it keeps state,
+/// ``customMirror``.
+///
+/// - Note: Thread-safe. `lock` guards `status`; the transform and downstream run without
+///   it, serially as upstream calls them.
+class ThrowingTransformSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
+  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Downstream.Failure == any Error {
+  typealias Failure = UpstreamFailure
+
+  let downstream: Downstream
+  /// The lock that guards `status`.
+  let lock = Lock()
+  @exclusivity(unchecked)
+  var status = SubscriptionStatus.awaitingSubscription
+
+  init(downstream: Downstream) { self.downstream = downstream }
+
+  /// The value to pass on for `input`.
+  func transform(_ input: Input) throws -> Downstream.Input { fatalError("abstract") }
+
+  var description: String { fatalError("abstract") }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var playgroundDescription: Any { description }
+
+  func receive(subscription: any Subscription) {
+    lock.lock()
+    guard case .awaitingSubscription = status else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    status = .subscribed(subscription)
+    lock.unlock()
+    downstream.receive(subscription: self)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    do {
+      return downstream.receive(try transform(input))
+    } catch {
+      transformThrew(error)
+      return .none
+    }
+  }
+
+  /// Ends on a throw: cancels upstream and fails downstream, once, while subscribed.
+  func transformThrew(_ error: any Error) {
+    lock.lock()
+    guard case .subscribed(let subscription) = status else {
+      lock.unlock()
+      return
+    }
+    status = .terminal
+    lock.unlock()
+    subscription.cancel()
+    downstream.receive(completion: .failure(error))
+  }
+
+  func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+    lock.lock()
+    guard case .subscribed = status else {
+      lock.unlock()
+      return
+    }
+    status = .terminal
+    lock.unlock()
+    downstream.receive(completion: completion.mapError { $0 as any Error })
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    lock.withLock { status.subscription }?.request(demand)
+  }
+
+  func cancel() {
+    lock.lock()
+    guard case .subscribed(let subscription) = status else {
+      lock.unlock()
+      return
+    }
+    status = .terminal
+    lock.unlock()
+    subscription.cancel()
+  }
+}
+
+/// The subscription of `tryMap(_:)`.
+final class TryMapSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
+  ThrowingTransformSubscription<Input, UpstreamFailure, Downstream>, @unchecked Sendable
+where Downstream.Failure == any Error {
+  private let map: (Input) throws -> Downstream.Input
+
+  init(downstream: Downstream, map: @escaping (Input) throws -> Downstream.Input) {
+    self.map = map
+    super.init(downstream: downstream)
+  }
+
+  override func transform(_ input: Input) throws -> Downstream.Input { try map(input) }
+
+  /// Combine's tryMap fails downstream on every throw, and cancels upstream if it still
+  /// has it.
+  override func transformThrew(_ error: any Error) {
+    let subscription = lock.withLock { () -> (any Subscription)? in
+      defer { status = .terminal }
+      return status.subscription
+    }
+    subscription?.cancel()
+    downstream.receive(completion: .failure(error))
+  }
+
+  override var description: String { "TryMap" }
+}
+
+/// The subscription of `tryScan(_:_:)`: it keeps the running result, and shows it with
+/// its status in its mirror.
+final class TryScanSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
+  ThrowingTransformSubscription<Input, UpstreamFailure, Downstream>, @unchecked Sendable
+where Downstream.Failure == any Error {
+  private let nextPartialResult: (Downstream.Input, Input) throws -> Downstream.Input
+  // Touched only by `transform`, which upstream calls serially (the Subscriber contract).
+  @exclusivity(unchecked)
+  private var result: Downstream.Input
+
+  init(
+    downstream: Downstream, initialResult: Downstream.Input,
+    nextPartialResult: @escaping (Downstream.Input, Input) throws -> Downstream.Input
+  ) {
+    result = initialResult
+    self.nextPartialResult = nextPartialResult
+    super.init(downstream: downstream)
+  }
+
+  override func transform(_ input: Input) throws -> Downstream.Input {
+    result = try nextPartialResult(result, input)
+    return result
+  }
+
+  /// Combine's tryScan passes the upstream's completion on every time it comes while
+  /// subscribed, even after a throw ended the subscription for values.
+  override func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+    guard lock.withLock({ status.subscription }) != nil else { return }
+    downstream.receive(completion: completion.mapError { $0 as any Error })
+  }
+
+  override var description: String { "TryScan" }
+
+  override var customMirror: Mirror {
+    let status = lock.withLock { self.status }
+    return Mirror(self, children: ["downstream": downstream, "status": status, "result": result])
+  }
+}

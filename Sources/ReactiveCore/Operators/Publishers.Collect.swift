@@ -43,20 +43,7 @@ extension Publishers {
     /// Attaches the subscriber; the array waits for downstream demand.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      var buffer: [Upstream.Output] = []
-      upstream.receive(
-        subscriber:
-          StepOperator<Upstream.Output, Failure, S>(
-            "Collect", downstream: subscriber, consumesAll: true,
-            step: { input in
-              buffer.append(input)
-              return .absorb
-            },
-            conclude: { completion in
-              if case .failure(let error) = completion { return (nil, .failure(error)) }
-              defer { buffer = [] }
-              return (buffer, .finished)
-            }))
+      upstream.receive(subscriber: CollectSubscription<Upstream.Output, Failure, S>(subscriber))
     }
   }
 
@@ -99,5 +86,26 @@ extension Publishers {
               return (buffer.isEmpty ? nil : buffer, .finished)
             }))
     }
+  }
+}
+
+/// The subscription of `collect()`: a reduction into an array that, as in Combine, shows
+/// only the number of elements collected so far in its mirror.
+private final class CollectSubscription<Element, UpstreamFailure: Error, Downstream: Subscriber>:
+  ReducingSubscription<Element, UpstreamFailure, Downstream>, @unchecked Sendable
+where Downstream.Input == [Element] {
+  /// Creates the subscription for `downstream`, starting from an empty array.
+  init(_ downstream: Downstream) {
+    super.init("Collect", downstream: downstream, initial: []) { elements, input in
+      // Appends in place: `elements` starts empty and is never cleared.
+      elements?.append(input)
+      return .proceed
+    }
+  }
+
+  /// Shows the number of elements collected so far.
+  override var customMirror: Mirror {
+    let children: [Mirror.Child] = [("count", currentResult?.count ?? 0)]
+    return Mirror(self, children: children)
   }
 }

@@ -90,21 +90,18 @@ extension Publishers {
     /// Attaches the subscriber; the result waits for finish and demand.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Failure == S.Failure {
-      var best: Output?
       let ordered = areInIncreasingOrder
       upstream.receive(
         subscriber:
-          StepOperator<Output, Failure, S>(
-            "Comparison", downstream: subscriber, consumesAll: true,
-            step: { input in
-              if let current = best, !ordered(current, input) { return .absorb }
-              best = input
-              return .absorb
-            },
-            conclude: { completion in
-              if case .failure(let error) = completion { return (nil, .failure(error)) }
-              return (best, .finished)
-            }))
+          ReducingSubscription<Output, Failure, S>(
+            "Comparison", downstream: subscriber, initial: nil
+          ) { best, input in
+            // The first value is the best so far; a later one replaces it when it orders
+            // after it.
+            if let current = best, !ordered(current, input) { return .proceed }
+            best = input
+            return .proceed
+          })
     }
   }
 
@@ -134,23 +131,20 @@ extension Publishers {
     /// Attaches the subscriber; a thrown error cancels upstream and fails downstream.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, S.Failure == any Error {
-      var best: Output?
       let ordered = areInIncreasingOrder
       upstream.receive(
         subscriber:
-          StepOperator<Output, Upstream.Failure, S>(
-            "TryComparison", downstream: subscriber, consumesAll: true,
-            step: { input in
-              .trying {
-                if let current = best, try !ordered(current, input) { return .absorb }
-                best = input
-                return .absorb
-              }
-            },
-            conclude: { completion in
-              if case .failure(let error) = completion { return (nil, .failure(error)) }
-              return (best, .finished)
-            }))
+          ReducingSubscription<Output, Upstream.Failure, S>(
+            "TryComparison", downstream: subscriber, initial: nil
+          ) { best, input in
+            do {
+              if let current = best, try !ordered(current, input) { return .proceed }
+              best = input
+              return .proceed
+            } catch {
+              return .fail(error)
+            }
+          })
     }
   }
 }

@@ -63,25 +63,35 @@ extension Publisher {
   }
 }
 
-/// The engine of `contains` and `allSatisfy`: stop at the first element whose test
-/// differs from `whenAllPass`, otherwise publish `whenAllPass` at the end.
-private func verdictOperator<Input, UpstreamFailure: Error, Downstream: Subscriber>(
+/// The subscription of `contains` and `allSatisfy`: the result starts at `whenAllPass`
+/// and flips (ending the reduction) at the first value whose test differs from it.
+private func verdictSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>(
+  _ name: String, downstream: Downstream, whenAllPass: Bool, test: @escaping (Input) -> Bool
+) -> ReducingSubscription<Input, UpstreamFailure, Downstream> where Downstream.Input == Bool {
+  ReducingSubscription(name, downstream: downstream, initial: whenAllPass) { result, input in
+    guard test(input) != whenAllPass else { return .proceed }
+    result = !whenAllPass
+    return .finish
+  }
+}
+
+/// The subscription of `tryContains(where:)` and `tryAllSatisfy`: as
+/// ``verdictSubscription(_:downstream:whenAllPass:test:)``, and an error thrown by the test
+/// fails it.
+private func tryVerdictSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>(
   _ name: String, downstream: Downstream, whenAllPass: Bool,
-  test: @escaping (Input) -> Result<Bool, Downstream.Failure>,
-  mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure
-) -> StepOperator<Input, UpstreamFailure, Downstream> where Downstream.Input == Bool {
-  StepOperator(
-    name, downstream: downstream, consumesAll: true,
-    step: { input in
-      switch test(input) {
-      case .success(let passed): passed == whenAllPass ? .absorb : .emitAndFinish(!whenAllPass)
-      case .failure(let error): .fail(error)
-      }
-    },
-    conclude: { completion in
-      if case .failure(let error) = completion { return (nil, .failure(mapFailure(error))) }
-      return (whenAllPass, .finished)
-    })
+  test: @escaping (Input) throws -> Bool
+) -> ReducingSubscription<Input, UpstreamFailure, Downstream>
+where Downstream.Input == Bool, Downstream.Failure == any Error {
+  ReducingSubscription(name, downstream: downstream, initial: whenAllPass) { result, input in
+    do {
+      guard try test(input) != whenAllPass else { return .proceed }
+      result = !whenAllPass
+      return .finish
+    } catch {
+      return .fail(error)
+    }
+  }
 }
 
 extension Publishers {
@@ -108,10 +118,8 @@ extension Publishers {
       let wanted = output
       upstream.receive(
         subscriber:
-          verdictOperator(
-            "Contains", downstream: subscriber, whenAllPass: false, test: { .success($0 == wanted) }
-          ) {
-            $0
+          verdictSubscription("Contains", downstream: subscriber, whenAllPass: false) {
+            $0 == wanted
           })
     }
   }
@@ -140,10 +148,8 @@ extension Publishers {
       let predicate = predicate
       upstream.receive(
         subscriber:
-          verdictOperator(
-            "ContainsWhere", downstream: subscriber, whenAllPass: false,
-            test: { .success(predicate($0)) }
-          ) { $0 })
+          verdictSubscription(
+            "ContainsWhere", downstream: subscriber, whenAllPass: false, test: predicate))
     }
   }
 
@@ -172,12 +178,8 @@ extension Publishers {
       let predicate = predicate
       upstream.receive(
         subscriber:
-          verdictOperator(
-            "TryContainsWhere", downstream: subscriber, whenAllPass: false,
-            test: { input in Result { try predicate(input) } }
-          ) {
-            $0
-          })
+          tryVerdictSubscription(
+            "TryContainsWhere", downstream: subscriber, whenAllPass: false, test: predicate))
     }
   }
 
@@ -204,10 +206,8 @@ extension Publishers {
       let predicate = predicate
       upstream.receive(
         subscriber:
-          verdictOperator(
-            "AllSatisfy", downstream: subscriber, whenAllPass: true,
-            test: { .success(predicate($0)) }
-          ) { $0 })
+          verdictSubscription(
+            "AllSatisfy", downstream: subscriber, whenAllPass: true, test: predicate))
     }
   }
 
@@ -235,10 +235,8 @@ extension Publishers {
       let predicate = predicate
       upstream.receive(
         subscriber:
-          verdictOperator(
-            "TryAllSatisfy", downstream: subscriber, whenAllPass: true,
-            test: { input in Result { try predicate(input) } }
-          ) { $0 })
+          tryVerdictSubscription(
+            "TryAllSatisfy", downstream: subscriber, whenAllPass: true, test: predicate))
     }
   }
 }

@@ -27,19 +27,15 @@ extension Publishers {
 
     /// Attaches the subscriber; the count waits for finish and demand.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Int, Failure == S.Failure {
-      var count = 0
       upstream.receive(
         subscriber:
-          StepOperator<Upstream.Output, Failure, S>(
-            "Count", downstream: subscriber, consumesAll: true,
-            step: { _ in
-              count += 1
-              return .absorb
-            },
-            conclude: { completion in
-              if case .failure(let error) = completion { return (nil, .failure(error)) }
-              return (count, .finished)
-            }))
+          ReducingSubscription<Upstream.Output, Failure, S>(
+            "Count", downstream: subscriber, initial: 0
+          ) { count, _ in
+            // `count` starts at 0 and is never cleared.
+            count? += 1
+            return .proceed
+          })
     }
   }
 }

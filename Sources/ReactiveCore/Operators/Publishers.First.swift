@@ -51,8 +51,11 @@ extension Publishers {
     where Output == S.Input, Failure == S.Failure {
       upstream.receive(
         subscriber:
-          StepOperator<Output, Failure, S>("First", downstream: subscriber, consumesAll: true) {
-            .emitAndFinish($0)
+          ReducingSubscription<Output, Failure, S>(
+            "First", downstream: subscriber, initial: nil
+          ) { first, input in
+            first = input
+            return .finish
           })
     }
   }
@@ -81,8 +84,13 @@ extension Publishers {
       let predicate = predicate
       upstream.receive(
         subscriber:
-          StepOperator<Output, Failure, S>("TryFirst", downstream: subscriber, consumesAll: true) {
-            predicate($0) ? .emitAndFinish($0) : .absorb
+          // Combine names the subscription of the non-throwing `first(where:)` "TryFirst".
+          ReducingSubscription<Output, Failure, S>(
+            "TryFirst", downstream: subscriber, initial: nil
+          ) { first, input in
+            guard predicate(input) else { return .proceed }
+            first = input
+            return .finish
           })
     }
   }
@@ -111,9 +119,17 @@ extension Publishers {
       let predicate = predicate
       upstream.receive(
         subscriber:
-          StepOperator<Output, Upstream.Failure, S>(
-            throwing: "TryFirstWhere", downstream: subscriber, consumesAll: true
-          ) { input in .trying { try predicate(input) ? .emitAndFinish(input) : .absorb } })
+          ReducingSubscription<Output, Upstream.Failure, S>(
+            "TryFirstWhere", downstream: subscriber, initial: nil
+          ) { first, input in
+            do {
+              guard try predicate(input) else { return .proceed }
+              first = input
+              return .finish
+            } catch {
+              return .fail(error)
+            }
+          })
     }
   }
 }

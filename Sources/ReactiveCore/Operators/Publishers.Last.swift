@@ -49,7 +49,14 @@ extension Publishers {
     /// Attaches the subscriber; the last element waits for finish and demand.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      upstream.receive(subscriber: lastOperator("Last", downstream: subscriber) { _ in true })
+      upstream.receive(
+        subscriber:
+          ReducingSubscription<Output, Failure, S>(
+            "Last", downstream: subscriber, initial: nil
+          ) { last, input in
+            last = input
+            return .proceed
+          })
     }
   }
 
@@ -74,8 +81,15 @@ extension Publishers {
     /// Attaches the subscriber; the last match waits for finish and demand.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
+      let predicate = predicate
       upstream.receive(
-        subscriber: lastOperator("LastWhere", downstream: subscriber, matching: predicate))
+        subscriber:
+          ReducingSubscription<Output, Failure, S>(
+            "LastWhere", downstream: subscriber, initial: nil
+          ) { last, input in
+            if predicate(input) { last = input }
+            return .proceed
+          })
     }
   }
 
@@ -100,40 +114,19 @@ extension Publishers {
     /// Attaches the subscriber; a thrown error cancels upstream and fails downstream.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == any Error {
-      var last: Output?
       let predicate = predicate
       upstream.receive(
         subscriber:
-          StepOperator<Output, Upstream.Failure, S>(
-            "TryLastWhere", downstream: subscriber, consumesAll: true,
-            step: { input in
-              .trying {
-                if try predicate(input) { last = input }
-                return .absorb
-              }
-            },
-            conclude: { completion in
-              if case .failure(let error) = completion { return (nil, .failure(error)) }
-              return (last, .finished)
-            }))
+          ReducingSubscription<Output, Upstream.Failure, S>(
+            "TryLastWhere", downstream: subscriber, initial: nil
+          ) { last, input in
+            do {
+              if try predicate(input) { last = input }
+              return .proceed
+            } catch {
+              return .fail(error)
+            }
+          })
     }
   }
-}
-
-/// The engine of `last()` and `last(where:)`: keep the latest match, emit it on finish.
-private func lastOperator<Output, Failure: Error, Downstream: Subscriber>(
-  _ name: String, downstream: Downstream, matching predicate: @escaping (Output) -> Bool
-) -> StepOperator<Output, Failure, Downstream>
-where Downstream.Input == Output, Downstream.Failure == Failure {
-  var last: Output?
-  return StepOperator(
-    name, downstream: downstream, consumesAll: true,
-    step: { input in
-      if predicate(input) { last = input }
-      return .absorb
-    },
-    conclude: { completion in
-      if case .failure(let error) = completion { return (nil, .failure(error)) }
-      return (last, .finished)
-    })
 }

@@ -61,20 +61,16 @@ extension Publishers {
     /// Attaches the subscriber; the result waits for downstream demand.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      var accumulator = initial
       let next = nextPartialResult
       upstream.receive(
         subscriber:
-          StepOperator<Upstream.Output, Failure, S>(
-            "Reduce", downstream: subscriber, consumesAll: true,
-            step: { input in
-              accumulator = next(accumulator, input)
-              return .absorb
-            },
-            conclude: { completion in
-              if case .failure(let error) = completion { return (nil, .failure(error)) }
-              return (accumulator, .finished)
-            }))
+          ReducingSubscription<Upstream.Output, Failure, S>(
+            "Reduce", downstream: subscriber, initial: initial
+          ) { result, input in
+            // `result` starts at `initial` and is never cleared.
+            result = next(result!, input)
+            return .proceed
+          })
     }
   }
 
@@ -104,22 +100,20 @@ extension Publishers {
     /// Attaches the subscriber; a thrown error cancels upstream and fails downstream.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == any Error {
-      var accumulator = initial
       let next = nextPartialResult
       upstream.receive(
         subscriber:
-          StepOperator<Upstream.Output, Upstream.Failure, S>(
-            "TryReduce", downstream: subscriber, consumesAll: true,
-            step: { input in
-              .trying {
-                accumulator = try next(accumulator, input)
-                return .absorb
-              }
-            },
-            conclude: { completion in
-              if case .failure(let error) = completion { return (nil, .failure(error)) }
-              return (accumulator, .finished)
-            }))
+          ReducingSubscription<Upstream.Output, Upstream.Failure, S>(
+            "TryReduce", downstream: subscriber, initial: initial
+          ) { result, input in
+            do {
+              // `result` starts at `initial` and is never cleared.
+              result = try next(result!, input)
+              return .proceed
+            } catch {
+              return .fail(error)
+            }
+          })
     }
   }
 }

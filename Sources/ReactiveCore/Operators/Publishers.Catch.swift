@@ -60,9 +60,9 @@ extension Publishers {
       let handler = handler
       upstream.receive(
         subscriber:
-          CatchSubscription<Upstream, NewPublisher, S>(name: "Catch", downstream: subscriber) {
-            .success(handler($0))
-          })
+          CatchSubscription<Upstream, NewPublisher, S>(
+            name: "Catch", downstream: subscriber, convertFailure: { $0 }
+          ) { .success(handler($0)) }.upstreamSubscriber)
     }
   }
 
@@ -92,136 +92,227 @@ extension Publishers {
       let handler = handler
       upstream.receive(
         subscriber:
-          CatchSubscription<Upstream, Publishers.MapError<NewPublisher, any Error>, S>(
-            name: "TryCatch", downstream: subscriber
-          ) { error in
-            Result { try handler(error).mapError { $0 as any Error } }
-          })
+          CatchSubscription<Upstream, NewPublisher, S>(
+            name: "TryCatch", downstream: subscriber, convertFailure: { $0 }
+          ) { error in Result { try handler(error) } }.upstreamSubscriber)
     }
   }
 }
 
 /// Subscribes to the upstream, and on its failure to a replacement publisher, carrying
-/// the outstanding downstream demand across.
+/// the outstanding downstream demand across. It is the downstream's one subscription
+/// throughout, and it keeps its downstream for its whole life, as Combine's does.
+///
+/// Its states follow Combine's: waiting for the upstream subscription, subscribed
+/// upstream ("pre"), waiting for the replacement's subscription, subscribed to the
+/// replacement ("post"), and ended. Combine traps on what only a broken upstream does
+/// (a value nobody asked for, a failure before the subscription, a second failure), and
+/// so does this.
+///
+/// - Note: Thread-safe. `lock` guards `state` and `demand`; no upstream, downstream or
+///   handler code runs while it is held.
 final class CatchSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
-  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, @unchecked Sendable
-where
-  Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Output,
-  Downstream.Failure == NewPublisher.Failure
-{
-  typealias Input = Upstream.Output
-  typealias Failure = Upstream.Failure
+  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
+where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Output {
+  private enum State {
+    case pendingPre
+    case pre(any Subscription)
+    case pendingPost
+    case post(any Subscription)
+    case ended
+  }
 
-  /// The lock that guards `status`, `downstream`, `demand` and `isReplaced`.
+  /// The lock that guards `state` and `demand`.
   private let lock = Lock()
   @exclusivity(unchecked)
-  private var status = SubscriptionStatus.awaitingSubscription
-  @exclusivity(unchecked)
-  private var downstream: Downstream?
+  private var state = State.pendingPre
+  /// What downstream asked for and has not received yet.
   @exclusivity(unchecked)
   private var demand = Subscribers.Demand.none
-  @exclusivity(unchecked)
-  private var isReplaced = false
+  private let downstream: Downstream
   private let handler: (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>
+  /// The replacement's failure as the downstream's (the same type for `catch`, erased to
+  /// `any Error` for `tryCatch`).
+  private let convertFailure: (NewPublisher.Failure) -> Downstream.Failure
   let description: String
 
   init(
     name: String, downstream: Downstream,
+    convertFailure: @escaping (NewPublisher.Failure) -> Downstream.Failure,
     handler: @escaping (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>
   ) {
     description = name
     self.downstream = downstream
+    self.convertFailure = convertFailure
     self.handler = handler
   }
 
-  func receive(subscription: any Subscription) {
-    let target = lock.withLock { () -> Downstream? in
-      guard case .awaitingSubscription = status, let downstream else { return nil }
-      status = .subscribed(subscription)
-      return downstream
+  /// The subscriber attached to the upstream.
+  var upstreamSubscriber: UpstreamSide { UpstreamSide(parent: self) }
+
+  // MARK: Upstream ("pre")
+
+  fileprivate func receivePre(subscription: any Subscription) {
+    lock.lock()
+    guard case .pendingPre = state else {
+      lock.unlock()
+      subscription.cancel()
+      return
     }
-    guard let target else { return subscription.cancel() }
-    target.receive(subscription: self)
+    state = .pre(subscription)
+    lock.unlock()
+    downstream.receive(subscription: self)
   }
 
-  func receive(_ input: Input) -> Subscribers.Demand {
-    guard let target = lock.withLock({ status.subscription == nil ? nil : downstream }) else {
-      return .none
-    }
-    let more = target.receive(input)
-    lock.withLock { demand = demand - 1 + more }
+  fileprivate func receivePre(_ input: Upstream.Output) -> Subscribers.Demand {
+    lock.lock()
+    // Combine traps on a value nobody asked for (its demand would go negative).
+    precondition(demand > .none, "API Violation: received a value without demand")
+    demand -= 1
+    lock.unlock()
+    let more = downstream.receive(input)
+    lock.withLock { demand += more }
     return more
   }
 
-  func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-    guard case .failure(let error) = completion else {
-      return finish(.finished)
-    }
-    let isFirstFailure = lock.withLock { () -> Bool in
-      guard case .subscribed = status, !isReplaced else { return false }
-      isReplaced = true
-      status = .awaitingSubscription
-      return true
-    }
-    guard isFirstFailure else { return }
-    switch handler(error) {
-    case .success(let replacement): replacement.receive(subscriber: Replacement(parent: self))
-    case .failure(let newError): finish(.failure(newError))
+  fileprivate func receivePre(completion: Subscribers.Completion<Upstream.Failure>) {
+    lock.lock()
+    switch (completion, state) {
+    case (.finished, .pre):
+      state = .ended
+      lock.unlock()
+      downstream.receive(completion: .finished)
+    case (.finished, _), (.failure, .ended):
+      lock.unlock()
+    case (.failure(let failure), .pre):
+      state = .pendingPost
+      lock.unlock()
+      switch handler(failure) {
+      case .success(let replacement):
+        replacement.subscribe(DownstreamSide(parent: self))
+      case .failure(let thrown):
+        lock.withLock { state = .ended }
+        downstream.receive(completion: .failure(thrown))
+      }
+    case (.failure, .pendingPre), (.failure, .pendingPost), (.failure, .post):
+      lock.unlock()
+      preconditionFailure("Unexpected state: received completion but do not have subscription")
     }
   }
 
-  fileprivate func replacementSubscribed(_ subscription: any Subscription) {
-    let pending = lock.withLock { () -> Subscribers.Demand? in
-      guard case .awaitingSubscription = status, downstream != nil else { return nil }
-      status = .subscribed(subscription)
-      return demand
+  // MARK: Replacement ("post")
+
+  fileprivate func receivePost(subscription: any Subscription) {
+    lock.lock()
+    guard case .pendingPost = state else {
+      lock.unlock()
+      subscription.cancel()
+      return
     }
-    guard let pending else { return subscription.cancel() }
-    if pending > 0 { subscription.request(pending) }
+    state = .post(subscription)
+    let demand = self.demand
+    lock.unlock()
+    if demand > .none { subscription.request(demand) }
   }
 
-  fileprivate func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
-    let target = lock.withLock { () -> Downstream? in
-      status = .terminal
-      defer { downstream = nil }
-      return downstream
-    }
-    target?.receive(completion: completion)
+  fileprivate func receivePost(_ input: NewPublisher.Output) -> Subscribers.Demand {
+    downstream.receive(input)
   }
 
-  func request(_ additional: Subscribers.Demand) {
-    precondition(additional > 0, "demand must be greater than zero")
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      demand += additional
-      return status.subscription
+  fileprivate func receivePost(completion: Subscribers.Completion<NewPublisher.Failure>) {
+    lock.lock()
+    guard case .post = state else {
+      lock.unlock()
+      return
     }
-    upstream?.request(additional)
+    state = .ended
+    lock.unlock()
+    downstream.receive(completion: completion.mapError(convertFailure))
+  }
+
+  // MARK: Subscription
+
+  func request(_ demand: Subscribers.Demand) {
+    precondition(demand != .none, "API Violation: demand must not be zero")
+    lock.lock()
+    switch state {
+    case .pendingPre:
+      lock.unlock()
+      preconditionFailure("Unexpected state: request before subscription sent")
+    case .pre(let subscription):
+      self.demand += demand
+      lock.unlock()
+      subscription.request(demand)
+    case .pendingPost:
+      self.demand += demand
+      lock.unlock()
+    case .post(let subscription):
+      lock.unlock()
+      subscription.request(demand)
+    case .ended:
+      lock.unlock()
+    }
   }
 
   func cancel() {
-    let taken = lock.withLock { () -> ((any Subscription)?, Downstream?) in
-      defer {
-        status = .terminal
-        downstream = nil
-      }
-      return (status.subscription, downstream)
+    lock.lock()
+    switch state {
+    case .pre(let subscription), .post(let subscription):
+      state = .ended
+      lock.unlock()
+      subscription.cancel()
+    case .pendingPre, .pendingPost, .ended:
+      lock.unlock()
     }
-    taken.0?.cancel()
   }
 
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror {
+    let demand = lock.withLock { self.demand }
+    return Mirror(self, children: ["downstream": downstream, "demand": demand])
+  }
+
   var playgroundDescription: Any { description }
 
-  /// Subscribes to the replacement publisher on behalf of the parent.
-  private struct Replacement: Subscriber {
-    let parent: CatchSubscription
-    let combineIdentifier = CombineIdentifier()
+  /// The subscriber attached to the upstream; it describes itself as the operator.
+  struct UpstreamSide: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+  {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
 
-    func receive(subscription: any Subscription) { parent.replacementSubscribed(subscription) }
-    func receive(_ input: Input) -> Subscribers.Demand { parent.receive(input) }
-    func receive(completion: Subscribers.Completion<NewPublisher.Failure>) {
-      parent.finish(completion)
+    let parent: CatchSubscription
+    var combineIdentifier: CombineIdentifier { parent.combineIdentifier }
+
+    func receive(subscription: any Subscription) { parent.receivePre(subscription: subscription) }
+    func receive(_ input: Input) -> Subscribers.Demand { parent.receivePre(input) }
+    func receive(completion: Subscribers.Completion<Failure>) {
+      parent.receivePre(completion: completion)
     }
+
+    var description: String { parent.description }
+    var customMirror: Mirror { parent.customMirror }
+    var playgroundDescription: Any { description }
+  }
+
+  /// The subscriber attached to the replacement publisher.
+  struct DownstreamSide: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+  {
+    typealias Input = NewPublisher.Output
+    typealias Failure = NewPublisher.Failure
+
+    let parent: CatchSubscription
+    var combineIdentifier: CombineIdentifier { parent.combineIdentifier }
+
+    func receive(subscription: any Subscription) { parent.receivePost(subscription: subscription) }
+    func receive(_ input: Input) -> Subscribers.Demand { parent.receivePost(input) }
+    func receive(completion: Subscribers.Completion<Failure>) {
+      parent.receivePost(completion: completion)
+    }
+
+    var description: String { parent.description }
+    var customMirror: Mirror { parent.customMirror }
+    var playgroundDescription: Any { description }
   }
 }

@@ -77,33 +77,44 @@ extension Publishers {
   }
 }
 
-/// Holds up to `size` values between upstream and downstream, delivering them as
-/// downstream demand allows; one thread at a time drains the buffer.
+/// The subscription of `buffer(size:prefetch:whenFull:)`, in Combine's shape.
+///
+/// - It asks upstream at once (`.max(size)` to keep full, `.unlimited` by request), then
+///   hands itself downstream.
+/// - Values wait in the buffer until downstream asks; a full buffer drops the newest or
+///   oldest value, or ends with the custom error (which, like an upstream failure, is
+///   delivered even with no outstanding demand, ahead of the buffered values).
+/// - A finish waits for the buffered values to be asked for.
+/// - To keep full, each value handed downstream is asked for again upstream.
+/// - A cancel before the subscription does nothing; the subscription keeps its downstream
+///   for its whole life.
+///
+/// - Note: Thread-safe. `lock` guards every variable below; downstream and upstream run
+///   without it. `isDelivering` stops a request made from inside a delivery from
+///   delivering again (the running delivery loop picks the demand up).
 private final class BufferSubscription<Upstream: Publisher, Downstream: Subscriber>: Subscriber,
-  Subscription, CustomStringConvertible, @unchecked Sendable
+  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
+  private let size: Int
+  private let prefetch: Publishers.PrefetchStrategy
+  private let whenFull: Publishers.BufferingStrategy<Failure>
+  private let downstream: Downstream
   /// The lock that guards every variable below.
   private let lock = Lock()
   @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
   @exclusivity(unchecked)
-  private var downstream: Downstream?
+  private var demand = Subscribers.Demand.none
   @exclusivity(unchecked)
   private var values: [Input] = []
   @exclusivity(unchecked)
-  private var head = 0
+  private var terminal: Subscribers.Completion<Failure>?
   @exclusivity(unchecked)
-  private var demand = Subscribers.Demand.none
-  @exclusivity(unchecked)
-  private var completion: Subscribers.Completion<Failure>?
-  @exclusivity(unchecked)
-  private var isDraining = false
-  private let size: Int
-  private let prefetch: Publishers.PrefetchStrategy
-  private let whenFull: Publishers.BufferingStrategy<Failure>
+  private var isDelivering = false
 
   init(_ buffer: Publishers.Buffer<Upstream>, downstream: Downstream) {
     size = buffer.size
@@ -112,127 +123,145 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     self.downstream = downstream
   }
 
-  private var buffered: Int { values.count - head }
-
   func receive(subscription: any Subscription) {
-    let target = lock.withLock { () -> Downstream? in
-      guard case .awaitingSubscription = status else { return nil }
-      status = .subscribed(subscription)
-      return downstream
+    lock.lock()
+    guard case .awaitingSubscription = status else {
+      lock.unlock()
+      subscription.cancel()
+      return
     }
-    guard let target else { return subscription.cancel() }
-    target.receive(subscription: self)
+    status = .subscribed(subscription)
+    lock.unlock()
     subscription.request(prefetch == .keepFull ? .max(size) : .unlimited)
+    downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    let failure = lock.withLock { () -> Failure? in
-      guard case .subscribed = status else { return nil }
-      guard buffered >= size else {
-        values.append(input)
-        return nil
-      }
+    lock.lock()
+    guard case .subscribed(let subscription) = status else {
+      lock.unlock()
+      return .none
+    }
+    if case .failure = terminal {
+      lock.unlock()
+      return .none
+    }
+    if values.count >= size {
       switch whenFull {
-      case .dropNewest: return nil
+      case .dropNewest:
+        lock.unlock()
+        return deliver()
       case .dropOldest:
-        head += 1
-        values.append(input)
-        return nil
-      case .customError(let makeError): return makeError()
+        if !values.isEmpty { values.removeFirst() }
+      case .customError(let makeError):
+        terminal = .failure(makeError())
+        lock.unlock()
+        subscription.cancel()
+        return .none
       }
     }
-    if let failure {
-      let upstream = lock.withLock { () -> (any Subscription)? in
-        defer {
-          status = .terminal
-          values = []
-          head = 0
-          completion = .failure(failure)
-        }
-        return status.subscription
-      }
-      upstream?.cancel()
-    }
-    drain()
-    return .none
+    values.append(input)
+    lock.unlock()
+    return deliver()
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    lock.withLock {
-      guard case .subscribed = status else { return }
-      status = .terminal
-      self.completion = completion
+    lock.lock()
+    guard case .subscribed = status, terminal == nil else {
+      lock.unlock()
+      return
     }
-    drain()
+    terminal = completion
+    lock.unlock()
+    _ = deliver()
   }
 
-  func request(_ additional: Subscribers.Demand) {
-    lock.withLock { demand += additional }
-    drain()
-  }
-
-  private enum Next {
-    case value(Input, Downstream, (any Subscription)?)
-    case completion(Subscribers.Completion<Failure>, Downstream)
-  }
-
-  private func drain() {
-    let mayDrain = lock.withLock { () -> Bool in
-      guard !isDraining else { return false }
-      isDraining = true
-      return true
+  func request(_ demand: Subscribers.Demand) {
+    lock.lock()
+    guard case .subscribed(let subscription) = status else {
+      lock.unlock()
+      return
     }
-    guard mayDrain else { return }
-    while true {
-      let next = lock.withLock { () -> Next? in
-        guard let downstream else {
-          isDraining = false
-          return nil
-        }
-        if buffered > 0, demand > 0 {
-          let value = values[head]
-          head += 1
-          if head > 64, head * 2 > values.count {
-            values.removeFirst(head)
-            head = 0
-          }
-          demand -= 1
-          return .value(value, downstream, prefetch == .keepFull ? status.subscription : nil)
-        }
-        if buffered == 0, let completion {
-          self.downstream = nil
-          isDraining = false
-          return .completion(completion, downstream)
-        }
-        isDraining = false
-        return nil
-      }
-      switch next {
-      case .value(let value, let target, let upstream)?:
-        let more = target.receive(value)
-        if more > 0 { lock.withLock { demand += more } }
-        upstream?.request(.max(1))
-      case .completion(let completion, let target)?:
-        target.receive(completion: completion)
-        return
-      case nil:
-        return
-      }
-    }
+    self.demand += demand
+    let isDelivering = self.isDelivering
+    lock.unlock()
+    guard !isDelivering else { return }
+    let refill = deliver()
+    if refill != .none { subscription.request(refill) }
   }
 
   func cancel() {
-    let taken = lock.withLock { () -> ((any Subscription)?, Downstream?) in
-      defer {
-        status = .terminal
-        downstream = nil
-        values = []
-        head = 0
-      }
-      return (status.subscription, downstream)
+    lock.lock()
+    guard case .subscribed(let subscription) = status else {
+      lock.unlock()
+      return
     }
-    taken.0?.cancel()
+    status = .terminal
+    values = []
+    lock.unlock()
+    subscription.cancel()
+  }
+
+  /// Hands downstream what it asked for, then the completion when it is due; returns what
+  /// to ask upstream for to keep the buffer full.
+  private func deliver() -> Subscribers.Demand {
+    var refill = Subscribers.Demand.none
+    lock.lock()
+    while case .subscribed = status {
+      let dueCompletion: Subscribers.Completion<Failure>?
+      if demand == .none {
+        // A failure does not wait for demand; a finish does.
+        if case .failure = terminal { dueCompletion = terminal } else { dueCompletion = nil }
+      } else if values.isEmpty {
+        dueCompletion = terminal
+      } else {
+        let batch = popValues(upTo: demand)
+        demand -= batch.count
+        isDelivering = true
+        lock.unlock()
+        var more = Subscribers.Demand.none
+        for value in batch { more += downstream.receive(value) }
+        if prefetch == .keepFull { refill += batch.count }
+        lock.lock()
+        isDelivering = false
+        demand += more
+        continue
+      }
+      if let dueCompletion {
+        status = .terminal
+        lock.unlock()
+        downstream.receive(completion: dueCompletion)
+        return refill
+      }
+      break
+    }
+    lock.unlock()
+    return refill
+  }
+
+  /// Removes and returns at most `demand` buffered values. Call with the lock held.
+  private func popValues(upTo demand: Subscribers.Demand) -> [Input] {
+    guard let limit = demand.max, limit < values.count else {
+      defer { values = [] }
+      return values
+    }
+    let batch = Array(values.prefix(limit))
+    values.removeFirst(limit)
+    return batch
   }
 
   var description: String { "Buffer" }
+
+  var customMirror: Mirror {
+    lock.withLock {
+      Mirror(
+        self,
+        children: [
+          "values": values, "state": status, "downstreamDemand": demand,
+          "terminal": terminal as Any,
+        ])
+    }
+  }
+
+  var playgroundDescription: Any { description }
 }

@@ -95,13 +95,17 @@ extension Publishers {
     where NewPublisher.Output == S.Input, Upstream.Failure == S.Failure {
       let engine = FlatMapSubscription<Upstream.Output, NewPublisher, S>(
         downstream: subscriber, maxPublishers: maxPublishers, transform: transform)
+      // As in Combine, the subscriber gets its subscription before upstream is subscribed.
+      subscriber.receive(subscription: engine)
       upstream.receive(subscriber: engine)
     }
   }
 }
 
 /// Subscribes to at most `maxPublishers` inner publishers at once and interleaves their
-/// values, one outstanding value per inner publisher.
+/// values. While downstream demand is limited, each inner publisher has one value
+/// outstanding; once it is unlimited, every inner publisher is asked for unlimited
+/// values, as in Combine.
 // Inlinable throughout so that it is specialised for the caller's types.
 @usableFromInline
 final class FlatMapSubscription<Input, NewPublisher: Publisher, Downstream: Subscriber>:
@@ -131,6 +135,10 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
   @usableFromInline
   @exclusivity(unchecked)
   var isDone = false
+  /// Set once downstream asks for unlimited values.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var isDownstreamUnlimited = false
   @usableFromInline
   let maxPublishers: Subscribers.Demand
   @usableFromInline
@@ -163,7 +171,6 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
       return true
     }
     guard accepted else { return subscription.cancel() }
-    downstream.receive(subscription: self)
     subscription.request(maxPublishers)
   }
 
@@ -189,21 +196,22 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
         upstream = .terminal
         return activeInners == 0
       }
-      if done { finishAll(.finished) }
+      if done { finishAll(.finished, cancelsUpstream: false) }
     case .failure:
-      finishAll(completion)
+      // The upstream that failed is not cancelled; the inner publishers are.
+      finishAll(completion, cancelsUpstream: false)
     }
   }
 
   @inlinable
   func innerSubscribed(_ index: Int, _ subscription: any Subscription) {
-    let accepted = lock.withLock { () -> Bool in
-      guard !isDone else { return false }
+    let accepted = lock.withLock { () -> Subscribers.Demand? in
+      guard !isDone else { return nil }
       inners[index] = subscription
-      return true
+      return isDownstreamUnlimited ? .unlimited : .max(1)
     }
-    guard accepted else { return subscription.cancel() }
-    subscription.request(.max(1))
+    guard let demand = accepted else { return subscription.cancel() }
+    subscription.request(demand)
   }
 
   @inlinable
@@ -215,25 +223,29 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
   /// Asks inner publisher `index` for its next value, after its last one was delivered.
   @inlinable
   func requestNext(from index: Int) {
-    let subscription = lock.withLock { inners[index] }
+    let subscription = lock.withLock { isDownstreamUnlimited ? nil : inners[index] }
     subscription?.request(.max(1))
   }
 
   @inlinable
   func innerCompleted(_ index: Int, _ completion: Subscribers.Completion<Failure>) {
-    guard case .finished = completion else { return finishAll(completion) }
+    guard case .finished = completion else {
+      // The inner publisher that failed is not cancelled; upstream and the others are.
+      lock.withLock { inners[index] = nil }
+      return finishAll(completion, cancelsUpstream: true)
+    }
     let (done, upstreamSubscription) = lock.withLock { () -> (Bool, (any Subscription)?) in
       inners[index] = nil
       activeInners -= 1
       return (upstreamFinished && activeInners == 0, upstreamFinished ? nil : upstream.subscription)
     }
-    if done { return finishAll(.finished) }
+    if done { return finishAll(.finished, cancelsUpstream: false) }
     // A slot is free: one more upstream element may become an inner publisher.
     if maxPublishers != .unlimited { upstreamSubscription?.request(.max(1)) }
   }
 
   @inlinable
-  func finishAll(_ completion: Subscribers.Completion<Failure>) {
+  func finishAll(_ completion: Subscribers.Completion<Failure>, cancelsUpstream: Bool) {
     let (subscriptions, first) = lock.withLock { () -> ([any Subscription], Bool) in
       guard !isDone else { return ([], false) }
       isDone = true
@@ -241,7 +253,8 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
         inners = [:]
         upstream = .terminal
       }
-      return (Array(inners.values) + [upstream.subscription].compactMap { $0 }, true)
+      let upstreams = cancelsUpstream ? [upstream.subscription].compactMap { $0 } : []
+      return (Array(inners.values) + upstreams, true)
     }
     guard first else { return }
     if case .failure = completion { for subscription in subscriptions { subscription.cancel() } }
@@ -251,6 +264,14 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
   @inlinable
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "demand must be greater than zero")
+    if demand == .unlimited {
+      let limited = lock.withLock { () -> [any Subscription] in
+        guard !isDownstreamUnlimited else { return [] }
+        isDownstreamUnlimited = true
+        return Array(inners.values)
+      }
+      for subscription in limited { subscription.request(.unlimited) }
+    }
     out.request(demand)
   }
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The shared engine of both subjects: the conduit list, the current value, the
 /// completion and the upstream subscriptions, all under one lock.
 ///
@@ -23,6 +25,13 @@ final class SubjectHub<Output, Failure: Error>: ConduitParent, @unchecked Sendab
   /// asks its upstreams for unlimited values, as Combine's does.
   @exclusivity(unchecked)
   var hasAnyDownstreamDemand = false
+  /// `hasAnyDownstreamDemand`, readable without the lock (it only ever becomes true), so
+  /// that requests after the first cost no lock.
+  @usableFromInline
+  let sawDownstreamDemand = Atomic(false)
+  /// Set, under the lock, when the subject completes; read without it on subscribe.
+  @usableFromInline
+  let isCompleted = Atomic(false)
   @usableFromInline
   let keepsValue: Bool
   init(currentValue: Output? = nil) {
@@ -43,7 +52,7 @@ final class SubjectHub<Output, Failure: Error>: ConduitParent, @unchecked Sendab
   where S.Input == Output, S.Failure == Failure {
     // As in Combine, a subscriber that comes after the completion gets it through an
     // empty subscription.
-    if let finished = lock.withLock({ completion }) {
+    if isCompleted.load(ordering: .acquiring), let finished = lock.withLock({ completion }) {
       subscriber.receive(subscription: Subscriptions.empty)
       subscriber.receive(completion: finished)
       return
@@ -82,6 +91,7 @@ final class SubjectHub<Output, Failure: Error>: ConduitParent, @unchecked Sendab
     let targets = lock.withLock { () -> ContiguousArray<SubjectConduit<Output, Failure>>? in
       guard self.completion == nil else { return nil }
       self.completion = completion
+      isCompleted.store(true, ordering: .releasing)
       // Upstream subscriptions stay until the subject goes away, as in Combine.
       defer { conduits = [] }
       return conduits
@@ -99,11 +109,19 @@ final class SubjectHub<Output, Failure: Error>: ConduitParent, @unchecked Sendab
     if requests { subscription.request(.unlimited) }
   }
 
-  @usableFromInline
+  @inlinable
   func acknowledgeDownstreamDemand() {
+    guard !sawDownstreamDemand.load(ordering: .acquiring) else { return }
+    firstDownstreamDemand()
+  }
+
+  /// Marks the first downstream demand and asks the waiting upstreams for values.
+  @usableFromInline
+  func firstDownstreamDemand() {
     let waiting = lock.withLock { () -> [any Subscription] in
       guard !hasAnyDownstreamDemand else { return [] }
       hasAnyDownstreamDemand = true
+      sawDownstreamDemand.store(true, ordering: .releasing)
       return upstreams
     }
     for subscription in waiting { subscription.request(.unlimited) }

@@ -50,7 +50,7 @@ extension Publishers {
       let predicate = predicate
       upstream.receive(
         subscriber:
-          ClosureFilteringSubscription<Output, Failure, S>("PrefixWhile", downstream: subscriber) {
+          FilteringSubscription<Output, Failure, S>("PrefixWhile", downstream: subscriber) {
             predicate($0) ? .emit($0) : .finish
           })
     }
@@ -80,7 +80,7 @@ extension Publishers {
       let predicate = predicate
       upstream.receive(
         subscriber:
-          ClosureFilteringSubscription<Output, Upstream.Failure, S>(
+          FilteringSubscription<Output, Upstream.Failure, S>(
             "TryPrefixWhile", downstream: subscriber
           ) {
             input in .trying { try predicate(input) ? .emit(input) : .finish }

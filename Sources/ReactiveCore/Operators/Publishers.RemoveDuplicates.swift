@@ -62,9 +62,17 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
+      let previous = PreviousValue<Output>()
+      let isDuplicate = predicate
       upstream.receive(
-        subscriber: DeduplicatingSubscription<Output, Failure, S>(
-          "RemoveDuplicates", downstream: subscriber, isDuplicate: predicate))
+        subscriber: FilteringSubscription<Output, Failure, S>(
+          "RemoveDuplicates", downstream: subscriber,
+          extraMirrorChildren: { [("last", previous.value as Any)] }
+        ) { input in
+          // As in Combine, each value is compared with the one before it, published or not.
+          guard let last = previous.exchange(input) else { return .emit(input) }
+          return isDuplicate(last, input) ? .drop : .emit(input)
+        })
     }
   }
 
@@ -89,9 +97,16 @@ extension Publishers {
     /// Attaches the subscriber; a thrown error cancels upstream and fails downstream.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == any Error {
+      let previous = PreviousValue<Output>()
+      let isDuplicate = predicate
       upstream.receive(
-        subscriber: DeduplicatingSubscription<Output, Upstream.Failure, S>(
-          "TryRemoveDuplicates", downstream: subscriber, isDuplicate: predicate))
+        subscriber: FilteringSubscription<Output, Upstream.Failure, S>(
+          "TryRemoveDuplicates", downstream: subscriber,
+          extraMirrorChildren: { [("last", previous.value as Any)] }
+        ) { input in
+          guard let last = previous.exchange(input) else { return .emit(input) }
+          return .trying { try isDuplicate(last, input) ? .drop : .emit(input) }
+        })
     }
   }
 }

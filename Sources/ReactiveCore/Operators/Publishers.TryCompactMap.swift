@@ -35,7 +35,7 @@ extension Publishers {
       let transform = transform
       upstream.receive(
         subscriber:
-          ClosureFilteringSubscription<Upstream.Output, Upstream.Failure, S>(
+          FilteringSubscription<Upstream.Output, Upstream.Failure, S>(
             "TryCompactMap", downstream: subscriber
           ) { input in .trying { try transform(input).map { .emit($0) } ?? .drop } })
     }

@@ -30,8 +30,12 @@ import Testing
   @Test func optionalOperatorsStayOptional() {
     let mapped: Optional<Int>.Publisher = Optional(2).publisher.map { $0 * 2 }
     #expect(mapped.output == 4)
+    // Combine counts no value as no output at all, not as zero.
     let counted: Optional<Int>.Publisher = Optional<Int>.none.publisher.count()
-    #expect(counted.output == 0)
+    #expect(counted.output == nil)
+    #expect(Optional(3).publisher.count().output == 1)
+    #expect(Optional<Int>.none.publisher.allSatisfy { $0 > 0 }.output == nil)
+    #expect(Optional<Int>.none.publisher.reduce(2, +).output == nil)
     // Combine answers replaceEmpty on an optional publisher with a `Just`.
     let replaced: Just<Int> = Optional<Int>.none.publisher.replaceEmpty(with: 7)
     #expect(replaced.output == 7)

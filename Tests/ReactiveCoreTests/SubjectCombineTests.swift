@@ -144,3 +144,35 @@ import Testing
     #expect(tracking.values == [1])
   }
 }
+
+/// What subject subscriptions show in their mirror and description.
+@Suite struct SubjectReflectionTests {
+  @Test func aConduitMirrorsItsSubjectSubscriberAndDemand() {
+    let subject = PassthroughSubject<Int, Never>()
+    let held = LockedBox<(any Subscription)?>(nil)
+    subject.subscribe(
+      AnySubscriber<Int, Never>(
+        receiveSubscription: { subscription in held.withLock { $0 = subscription } },
+        receiveValue: { _ in .none }, receiveCompletion: { _ in }))
+    let mirror = held.withLock { $0 }.map { Mirror(reflecting: $0) }
+    #expect(mirror?.children.map(\.label) == ["parent", "downstream", "demand", "subject"])
+    let parent = mirror?.children.first { $0.label == "parent" }?.value
+    #expect(parent.map { "\($0)" }?.contains("PassthroughSubject") == true)
+  }
+
+  @Test func publishedAndObjectWillChangeNameTheirOwnSubjects() {
+    final class Model: ObservableObject {
+      @Published var count = 0
+    }
+    let model = Model()
+    let published = TrackingSubscriber<Int, Never>()
+    model.$count.subscribe(published)
+    #expect(published.events.first == .subscription("PublishedSubject"))
+    let willChange = LockedBox<String?>(nil)
+    model.objectWillChange.subscribe(
+      AnySubscriber<Void, Never>(
+        receiveSubscription: { subscription in willChange.withLock { $0 = "\(subscription)" } },
+        receiveValue: { _ in .none }, receiveCompletion: { _ in }))
+    #expect(willChange.withLock { $0 } == "ObservableObjectPublisher")
+  }
+}

@@ -9,7 +9,7 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
   /// The kind of errors this publisher might publish.
   public typealias Failure = Never
 
-  private let subject = PassthroughSubject<Void, Never>()
+  private let subject = PassthroughSubject<Void, Never>(kind: .observableObject)
 
   /// Creates an observable object publisher instance.
   public init() {}

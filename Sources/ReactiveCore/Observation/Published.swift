@@ -87,7 +87,7 @@ final class PublishedBox<Value>: PublishedStorage, @unchecked Sendable {
 
   init(_ value: Value) {
     storedValue = value
-    subject = CurrentValueSubject(value)
+    subject = CurrentValueSubject(value, kind: .published)
   }
 
   var value: Value { lock.withLock { storedValue } }

@@ -28,18 +28,18 @@ extension Optional.Publisher {
     .init(output.map { nextPartialResult(initialResult, $0) })
   }
 
-  /// The reduce of at most one value: the initial result when there is none.
+  /// The reduce of at most one value; like Combine, nothing when there is no value.
   public func reduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T)
     -> Optional<T>.Publisher
   {
-    .init(output.map { nextPartialResult(initialResult, $0) } ?? initialResult)
+    .init(output.map { nextPartialResult(initialResult, $0) })
   }
 
   /// Collects the value, if any, into an array.
   public func collect() -> Optional<[Output]>.Publisher { .init(output.map { [$0] } ?? []) }
 
-  /// The number of values: zero or one.
-  public func count() -> Optional<Int>.Publisher { .init(output == nil ? 0 : 1) }
+  /// The number of values: one, or (as in Combine) nothing when there is no value.
+  public func count() -> Optional<Int>.Publisher { .init(output.map { _ in 1 }) }
 
   /// The first value is the value.
   public func first() -> Optional<Output>.Publisher { self }
@@ -99,14 +99,15 @@ extension Optional.Publisher {
   /// Never fails: returns `self`.
   public func retry(_ retries: Int) -> Optional<Output>.Publisher { self }
 
-  /// Whether every value (at most one) satisfies the predicate.
+  /// Whether the value satisfies the predicate; nothing when there is no value, as in
+  /// Combine.
   public func allSatisfy(_ predicate: (Output) -> Bool) -> Optional<Bool>.Publisher {
-    .init(output.map(predicate) ?? true)
+    .init(output.map(predicate))
   }
 
   /// Whether the value satisfies the predicate.
   public func contains(where predicate: (Output) -> Bool) -> Optional<Bool>.Publisher {
-    .init(output.map(predicate) ?? false)
+    .init(output.map(predicate))
   }
 
   /// The value is both minimum and maximum.
@@ -123,7 +124,7 @@ extension Optional.Publisher {
 extension Optional.Publisher where Output: Equatable {
   /// Whether the value equals `output`.
   public func contains(_ output: Output) -> Optional<Bool>.Publisher {
-    .init(self.output == output)
+    .init(self.output.map { $0 == output })
   }
 
   /// A single value has no duplicates: returns `self`.

@@ -28,7 +28,12 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
   ///
   /// - Parameter value: The initial value to publish.
   public init(_ value: Output) {
-    hub = SubjectHub(currentValue: value)
+    hub = SubjectHub(kind: .currentValue, currentValue: value)
+  }
+
+  /// A subject whose subscriptions describe themselves as `kind` (`@Published` uses this).
+  init(_ value: Output, kind: SubjectKind) {
+    hub = SubjectHub(kind: kind, currentValue: value)
   }
 
   /// Attaches the subscriber; it receives the current value when it first requests

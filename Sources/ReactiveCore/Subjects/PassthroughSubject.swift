@@ -13,10 +13,14 @@
 ///   each subscriber one at a time; a subscriber may `send` to the subject re-entrantly.
 public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
   @usableFromInline
-  let hub = SubjectHub<Output, Failure>()
+  let hub: SubjectHub<Output, Failure>
 
   /// Creates a subject with no subscribers.
-  public init() {}
+  public init() { hub = SubjectHub(kind: .passthrough) }
+
+  /// A subject whose subscriptions describe themselves as `kind`
+  /// (`ObservableObjectPublisher` uses this).
+  init(kind: SubjectKind) { hub = SubjectHub(kind: kind) }
 
   /// Attaches the subscriber; a subscriber that arrives after completion gets the
   /// completion at once.

@@ -69,8 +69,8 @@ protocol ConduitParent<Output, Failure>: AnyObject, Sendable {
   func remove(_ conduit: SubjectConduit<Output, Failure>)
   /// The value to deliver before any other, for subjects that have one.
   func initialValue() -> Output?
-  /// Whether the subject keeps a current value (a `CurrentValueSubject`).
-  var keepsValue: Bool { get }
+  /// Which subject this is, for the conduit's description.
+  var kind: SubjectKind { get }
   /// Tells the subject that some subscriber has asked for values, so it may ask its
   /// upstreams.
   func acknowledgeDownstreamDemand()
@@ -93,10 +93,10 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   @usableFromInline
   @exclusivity(unchecked)
   var needsInitialValue: Bool
-  /// Whether the subject keeps a current value; the conduit names its subject by it, also
-  /// after it has ended and let go of the subject.
+  /// The subject's kind; the conduit names its subject by it, also after it has ended
+  /// and let go of the subject.
   @usableFromInline
-  let isCurrentValueConduit: Bool
+  let kind: SubjectKind
   /// Set, under the lock, when the conduit finishes or is cancelled; read without it.
   @usableFromInline
   let isEnded = Atomic(false)
@@ -122,7 +122,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     self.parent = parent
     self.downstream = Self.reference(to: downstream)
     self.needsInitialValue = needsInitialValue
-    isCurrentValueConduit = parent.keepsValue
+    kind = parent.kind
     super.init()
     entry = { conduit, value, demand in
       let conduit = unsafeDowncast(conduit, to: Conduit.self)
@@ -241,7 +241,21 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
 
   @usableFromInline
   override var description: String {
-    isCurrentValueConduit ? "CurrentValueSubject" : "PassthroughSubject"
+    kind.name
+  }
+
+  /// Combine's children: the subject (as parent and as subject), the subscriber and the
+  /// outstanding demand.
+  @usableFromInline
+  override var customMirror: Mirror {
+    let (parent, downstream, demand) = lock.withLock { (self.parent, self.downstream, self.demand) }
+    let subscriber: Any? = (downstream as? SubscriberBox<Downstream>)?.subscriber ?? downstream
+    return Mirror(
+      self,
+      children: [
+        "parent": parent as Any, "downstream": subscriber as Any, "demand": demand,
+        "subject": parent as Any,
+      ])
   }
 }
 

@@ -6,7 +6,9 @@ import Synchronization
 /// Sending copies the conduit list under the lock and offers the value to each conduit
 /// after unlocking, so subscribers run without any subject lock held.
 @usableFromInline
-final class SubjectHub<Output, Failure: Error>: ConduitParent, @unchecked Sendable {
+final class SubjectHub<Output, Failure: Error>: ConduitParent, CustomStringConvertible,
+  @unchecked Sendable
+{
   /// The lock that guards every stored property below.
   @usableFromInline
   let lock = Lock()
@@ -34,7 +36,15 @@ final class SubjectHub<Output, Failure: Error>: ConduitParent, @unchecked Sendab
   let isCompleted = Atomic(false)
   @usableFromInline
   let keepsValue: Bool
-  init(currentValue: Output? = nil) {
+
+  @usableFromInline
+  let kind: SubjectKind
+
+  /// The subject's name, as a conduit's mirror shows its parent.
+  @usableFromInline
+  var description: String { kind.name }
+  init(kind: SubjectKind, currentValue: Output? = nil) {
+    self.kind = kind
     storedValue = currentValue
     keepsValue = currentValue != nil
   }

@@ -176,3 +176,18 @@ import Testing
     #expect(willChange.withLock { $0 } == "ObservableObjectPublisher")
   }
 }
+
+/// `multicast` and `makeConnectable` hand each subscriber a subscription of their own.
+@Suite struct MulticastCombineTests {
+  @Test func subscribersSeeAMulticastSubscriptionThatAsksTheSubjectForMore() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let multicast = upstream.multicast(subject: PassthroughSubject<Int, Never>())
+    let tracking = TrackingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    multicast.subscribe(tracking)
+    let connection = multicast.connect()
+    upstream.send(1)
+    upstream.send(2)
+    #expect(tracking.events == [.subscription("Multicast"), .value(1), .value(2)])
+    connection.cancel()
+  }
+}

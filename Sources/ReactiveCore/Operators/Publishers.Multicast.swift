@@ -84,7 +84,7 @@ extension Publishers {
     /// Attaches the subscriber to the shared subject.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      sharedSubject.receive(subscriber: subscriber)
+      sharedSubject.receive(subscriber: MulticastSubscription(downstream: subscriber))
     }
 
     /// Subscribes the subject to upstream.
@@ -122,4 +122,90 @@ extension Publishers {
     /// - Returns: A cancellable that disconnects.
     public func connect() -> any Cancellable { inner.connect() }
   }
+}
+
+/// Stands between the shared subject and one subscriber, as Combine's multicast does: the
+/// subscriber sees one "Multicast" subscription, and the demand it returns from a value is
+/// asked of the subject as a request. It keeps the subscriber until it ends.
+///
+/// - Note: Thread-safe. `lock` guards `state`; subject and subscriber run without it.
+final class MulticastSubscription<Downstream: Subscriber>: Subscriber, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
+{
+  typealias Input = Downstream.Input
+  typealias Failure = Downstream.Failure
+
+  private enum State {
+    case ready(Downstream)
+    case subscribed(Downstream, any Subscription)
+    case terminal
+  }
+
+  /// The lock that guards `state`.
+  private let lock = Lock()
+  @exclusivity(unchecked)
+  private var state: State
+
+  init(downstream: Downstream) { state = .ready(downstream) }
+
+  func receive(subscription: any Subscription) {
+    lock.lock()
+    guard case .ready(let downstream) = state else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    state = .subscribed(downstream, subscription)
+    lock.unlock()
+    downstream.receive(subscription: self)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    lock.lock()
+    guard case .subscribed(let downstream, let subscription) = state else {
+      lock.unlock()
+      return .none
+    }
+    lock.unlock()
+    let more = downstream.receive(input)
+    if more > .none { subscription.request(more) }
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    lock.lock()
+    guard case .subscribed(let downstream, _) = state else {
+      lock.unlock()
+      return
+    }
+    state = .terminal
+    lock.unlock()
+    downstream.receive(completion: completion)
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    lock.lock()
+    guard case .subscribed(_, let subscription) = state else {
+      lock.unlock()
+      return
+    }
+    lock.unlock()
+    subscription.request(demand)
+  }
+
+  func cancel() {
+    lock.lock()
+    guard case .subscribed(_, let subscription) = state else {
+      lock.unlock()
+      return
+    }
+    state = .terminal
+    lock.unlock()
+    subscription.cancel()
+  }
+
+  var description: String { "Multicast" }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var playgroundDescription: Any { description }
 }

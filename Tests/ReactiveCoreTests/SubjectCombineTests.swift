@@ -191,3 +191,21 @@ import Testing
     connection.cancel()
   }
 }
+
+/// `autoconnect()` and `share()` as Combine shapes them.
+@Suite struct AutoconnectCombineTests {
+  @Test func subscribersSeeTheUpstreamSubscriptionAndTheLastCancelDisconnects() {
+    let upstream = RecordingSubscription()
+    let publisher = ManualPublisher<Int, Never>(subscription: upstream)
+    let shared = publisher.share()
+    let first = TrackingSubscriber<Int, Never>()
+    let second = TrackingSubscriber<Int, Never>()
+    shared.subscribe(first)
+    shared.subscribe(second)
+    #expect(first.events.first == .subscription("Multicast"))
+    first.cancel()
+    #expect(upstream.history == [.requested(.unlimited)])
+    second.cancel()
+    #expect(upstream.history == [.requested(.unlimited), .cancelled])
+  }
+}

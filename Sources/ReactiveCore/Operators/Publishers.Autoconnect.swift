@@ -27,12 +27,16 @@ extension Publishers {
     /// The publisher from which this publisher receives elements.
     public final let upstream: Upstream
 
-    /// The lock that guards `subscriberCount` and `connection`.
+    /// Whether the upstream is connected, and for how many subscribers.
+    private enum State {
+      case disconnected
+      case connected(refcount: Int, connection: any Cancellable)
+    }
+
+    /// The lock that guards `state`.
     private let lock = Lock()
     @exclusivity(unchecked)
-    private var subscriberCount = 0
-    @exclusivity(unchecked)
-    private var connection: (any Cancellable)?
+    private var state = State.disconnected
 
     /// Creates a publisher that automatically connects to an upstream connectable
     /// publisher.
@@ -40,59 +44,59 @@ extension Publishers {
     /// - Parameter upstream: The publisher from which this publisher receives elements.
     public init(upstream: Upstream) { self.upstream = upstream }
 
-    /// Attaches the subscriber, connecting upstream if it is the first.
+    /// Attaches the subscriber; the first one connects the upstream, after subscribing.
+    ///
+    /// As in Combine, the connection is recorded only once `connect()` returns, so a
+    /// subscriber that arrives from inside that call connects again.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      lock.withLock { subscriberCount += 1 }
-      upstream.receive(subscriber: AutoconnectTap(parent: self, downstream: subscriber))
-      let needsConnection = lock.withLock { () -> Bool in
-        guard connection == nil, subscriberCount > 0 else { return false }
-        connection = Connecting()
-        return true
+      let inner = AutoconnectSubscriber(parent: self, downstream: subscriber)
+      lock.lock()
+      switch state {
+      case .connected(let refcount, let connection):
+        state = .connected(refcount: refcount + 1, connection: connection)
+        lock.unlock()
+        upstream.subscribe(inner)
+      case .disconnected:
+        lock.unlock()
+        upstream.subscribe(inner)
+        let connection = upstream.connect()
+        lock.withLock { state = .connected(refcount: 1, connection: connection) }
       }
-      guard needsConnection else { return }
-      let made = upstream.connect()
-      let stale = lock.withLock { () -> (any Cancellable)? in
-        guard connection is Connecting else { return made }
-        connection = made
-        return nil
-      }
-      stale?.cancel()
     }
 
-    /// Called when one subscriber ends; the last one disconnects upstream.
-    fileprivate func subscriberEnded() {
-      let toCancel = lock.withLock { () -> (any Cancellable)? in
-        subscriberCount -= 1
-        guard subscriberCount == 0 else { return nil }
-        defer { connection = nil }
-        return connection
+    /// A subscriber cancelled: the last one disconnects the upstream.
+    fileprivate func willCancel() {
+      lock.lock()
+      guard case .connected(let refcount, let connection) = state else {
+        lock.unlock()
+        return
       }
-      toCancel?.cancel()
-    }
-
-    /// A placeholder while `connect()` runs outside the lock.
-    private struct Connecting: Cancellable {
-      func cancel() {}
+      if refcount <= 1 {
+        state = .disconnected
+        lock.unlock()
+        connection.cancel()
+      } else {
+        state = .connected(refcount: refcount - 1, connection: connection)
+        lock.unlock()
+      }
     }
   }
 }
 
-/// Forwards everything and tells the autoconnect when its subscriber cancels or ends.
-private final class AutoconnectTap<Upstream: ConnectablePublisher, Downstream: Subscriber>:
-  Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable
+/// What `autoconnect()` subscribes upstream for one subscriber: values and completions
+/// pass straight through, and the subscriber gets the upstream's subscription wrapped only
+/// so that its cancel also releases the connection (Combine counts subscribers, and
+/// disconnects, on cancel only).
+private struct AutoconnectSubscriber<Upstream: ConnectablePublisher, Downstream: Subscriber>:
+  Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
-  /// The lock that guards `status`, `parent` and `downstream`.
-  private let lock = Lock()
-  @exclusivity(unchecked)
-  private var status = SubscriptionStatus.awaitingSubscription
-  @exclusivity(unchecked)
-  private var parent: Publishers.Autoconnect<Upstream>?
-  @exclusivity(unchecked)
-  private var downstream: Downstream?
+  let combineIdentifier = CombineIdentifier()
+  private let parent: Publishers.Autoconnect<Upstream>
+  private let downstream: Downstream
 
   init(parent: Publishers.Autoconnect<Upstream>, downstream: Downstream) {
     self.parent = parent
@@ -100,49 +104,42 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   func receive(subscription: any Subscription) {
-    let target = lock.withLock { () -> Downstream? in
-      guard case .awaitingSubscription = status else { return nil }
-      status = .subscribed(subscription)
-      return downstream
-    }
-    guard let target else { return subscription.cancel() }
-    target.receive(subscription: self)
+    downstream.receive(subscription: AutoconnectSubscription(subscription, parent: parent))
   }
 
-  func receive(_ input: Input) -> Subscribers.Demand {
-    lock.withLock { status.subscription == nil ? nil : downstream }?.receive(input) ?? .none
-  }
+  func receive(_ input: Input) -> Subscribers.Demand { downstream.receive(input) }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    let taken = lock.withLock { () -> (Downstream?, Publishers.Autoconnect<Upstream>?) in
-      guard case .subscribed = status else { return (nil, nil) }
-      status = .terminal
-      defer {
-        downstream = nil
-        parent = nil
-      }
-      return (downstream, parent)
-    }
-    taken.0?.receive(completion: completion)
-    taken.1?.subscriberEnded()
-  }
-
-  func request(_ demand: Subscribers.Demand) {
-    lock.withLock { status.subscription }?.request(demand)
-  }
-
-  func cancel() {
-    let taken = lock.withLock { () -> ((any Subscription)?, Publishers.Autoconnect<Upstream>?) in
-      defer {
-        status = .terminal
-        downstream = nil
-        parent = nil
-      }
-      return (status.subscription, parent)
-    }
-    taken.0?.cancel()
-    taken.1?.subscriberEnded()
+    downstream.receive(completion: completion)
   }
 
   var description: String { "Autoconnect" }
+  var customMirror: Mirror { Mirror(self, children: ["parent": parent, "downstream": downstream]) }
+  var playgroundDescription: Any { description }
+}
+
+/// The upstream's subscription, as the subscriber sees it through `autoconnect()`: it
+/// describes itself as the upstream's and tells the autoconnect when it is cancelled.
+private struct AutoconnectSubscription<Upstream: ConnectablePublisher>: Subscription,
+  CustomStringConvertible, CustomPlaygroundDisplayConvertible
+{
+  private let parent: Publishers.Autoconnect<Upstream>
+  private let upstream: any Subscription
+
+  init(_ upstream: any Subscription, parent: Publishers.Autoconnect<Upstream>) {
+    self.upstream = upstream
+    self.parent = parent
+  }
+
+  var combineIdentifier: CombineIdentifier { upstream.combineIdentifier }
+
+  func request(_ demand: Subscribers.Demand) { upstream.request(demand) }
+
+  func cancel() {
+    parent.willCancel()
+    upstream.cancel()
+  }
+
+  var description: String { String(describing: upstream) }
+  var playgroundDescription: Any { description }
 }

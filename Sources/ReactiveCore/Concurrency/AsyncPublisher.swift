@@ -40,8 +40,18 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
   }
 
   /// The iterator that produces elements of the asynchronous publisher sequence.
+  ///
+  /// Dropping the iterator (and every copy of it) cancels the subscription, as in
+  /// Combine: a loop that breaks out early leaves nothing subscribed.
   public struct Iterator: AsyncIteratorProtocol {
     let inner: AsyncBridge<P>
+    /// Cancels the subscription when the last copy of the iterator goes away.
+    private let reference: AnyCancellable
+
+    init(inner: AsyncBridge<P>) {
+      self.inner = inner
+      reference = AnyCancellable(object: inner)
+    }
 
     /// Produces the next element, or `nil` when the publisher finishes or the task is
     /// cancelled.
@@ -79,8 +89,18 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
   }
 
   /// The iterator that produces elements of the asynchronous publisher sequence.
+  ///
+  /// Dropping the iterator (and every copy of it) cancels the subscription, as in
+  /// Combine: a loop that breaks out early leaves nothing subscribed.
   public struct Iterator: AsyncIteratorProtocol {
     let inner: AsyncBridge<P>
+    /// Cancels the subscription when the last copy of the iterator goes away.
+    private let reference: AnyCancellable
+
+    init(inner: AsyncBridge<P>) {
+      self.inner = inner
+      reference = AnyCancellable(object: inner)
+    }
 
     /// Produces the next element, `nil` when the publisher finishes or the task is
     /// cancelled, or throws the publisher's failure.

@@ -9,20 +9,29 @@ struct EventHandlers<Output, Failure: Error> {
 }
 
 /// Stands between upstream and downstream in both directions, running a closure for each
-/// event before passing it on.
+/// event before passing it on. It follows Combine's `handleEvents` exactly, since code
+/// ported from Combine can observe it:
+/// - values and completions pass on whatever the state (also before the subscription);
+/// - demand a value returns is reported to the request handler too;
+/// - a cancel before the subscription runs its handler and does nothing else;
+/// - the handlers are released when it completes or is cancelled; the downstream is kept
+///   for its whole life.
+///
+/// - Note: Thread-safe. `lock` guards `status` and `handlers`; no handler, upstream or
+///   downstream code runs while it is held.
 final class EventTap<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
 
-  /// The lock that guards `status` and `downstream`.
+  /// The lock that guards `status` and `handlers`.
   private let lock = Lock()
   @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
   @exclusivity(unchecked)
-  private var downstream: Downstream?
-  private let handlers: EventHandlers<Input, Failure>
+  private var handlers: EventHandlers<Input, Failure>
+  private let downstream: Downstream
   let description: String
 
   init(name: String, downstream: Downstream, handlers: EventHandlers<Input, Failure>) {
@@ -31,53 +40,59 @@ final class EventTap<Downstream: Subscriber>: Subscriber, Subscription, CustomSt
     self.handlers = handlers
   }
 
+  private var currentHandlers: EventHandlers<Input, Failure> { lock.withLock { handlers } }
+
   func receive(subscription: any Subscription) {
-    handlers.subscription?(subscription)
-    let target = lock.withLock { () -> Downstream? in
-      guard case .awaitingSubscription = status, let downstream else { return nil }
+    currentHandlers.subscription?(subscription)
+    let accepted = lock.withLock { () -> Bool in
+      guard case .awaitingSubscription = status else { return false }
       status = .subscribed(subscription)
-      return downstream
+      return true
     }
-    guard let target else { return subscription.cancel() }
-    target.receive(subscription: self)
+    guard accepted else { return subscription.cancel() }
+    downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
+    let handlers = currentHandlers
     handlers.output?(input)
-    guard let target = lock.withLock({ status.subscription == nil ? nil : downstream }) else {
-      return .none
+    let more = downstream.receive(input)
+    if more != .none {
+      // `print` reports returned demand its own way; `handleEvents` as a request.
+      if let demandReturned = handlers.demandReturned {
+        demandReturned(more)
+      } else {
+        handlers.request?(more)
+      }
     }
-    let more = target.receive(input)
-    handlers.demandReturned?(more)
     return more
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    handlers.completion?(completion)
-    let target = lock.withLock { () -> Downstream? in
-      guard case .subscribed = status else { return nil }
-      status = .terminal
-      defer { downstream = nil }
-      return downstream
-    }
-    target?.receive(completion: completion)
+    currentHandlers.completion?(completion)
+    lock.withLock { terminate() }
+    downstream.receive(completion: completion)
   }
 
   func request(_ demand: Subscribers.Demand) {
-    handlers.request?(demand)
+    currentHandlers.request?(demand)
     lock.withLock { status.subscription }?.request(demand)
   }
 
   func cancel() {
-    handlers.cancel?()
-    let taken = lock.withLock { () -> ((any Subscription)?, Downstream?) in
-      defer {
-        status = .terminal
-        downstream = nil
-      }
-      return (status.subscription, downstream)
+    currentHandlers.cancel?()
+    let subscription = lock.withLock { () -> (any Subscription)? in
+      guard let subscription = status.subscription else { return nil }
+      terminate()
+      return subscription
     }
-    taken.0?.cancel()
+    subscription?.cancel()
+  }
+
+  /// Ends the tap and lets go of its handlers. Call with the lock held.
+  private func terminate() {
+    status = .terminal
+    handlers = EventHandlers()
   }
 
   var customMirror: Mirror { Mirror(self, children: [:]) }

@@ -14,6 +14,10 @@ final class MultiUpstream<Downstream: Subscriber>: Subscription, CustomStringCon
 
   /// What the operator does with events; called outside any lock of this class, but
   /// never concurrently for one side (each upstream serializes its own deliveries).
+  ///
+  /// Both callbacks return whether they finished the downstream; the engine then cancels
+  /// the upstreams still running (a `zip` that ran out, a `combineLatest` side that
+  /// finished without a value), as Combine does, so that they let go of the engine.
   @usableFromInline
   struct Strategy {
     /// Whether downstream demand is forwarded to every side; `false` asks every side
@@ -21,15 +25,15 @@ final class MultiUpstream<Downstream: Subscriber>: Subscription, CustomStringCon
     @usableFromInline
     var forwardsDemand: Bool
     @usableFromInline
-    var onValue: (_ side: Int, _ value: Any, _ out: SerialDownstream<Downstream>) -> Void
+    var onValue: (_ side: Int, _ value: Any, _ out: SerialDownstream<Downstream>) -> Bool
     @usableFromInline
-    var onFinished: (_ side: Int, _ out: SerialDownstream<Downstream>) -> Void
+    var onFinished: (_ side: Int, _ out: SerialDownstream<Downstream>) -> Bool
 
     @inlinable
     init(
       forwardsDemand: Bool,
-      onValue: @escaping (_ side: Int, _ value: Any, _ out: SerialDownstream<Downstream>) -> Void,
-      onFinished: @escaping (_ side: Int, _ out: SerialDownstream<Downstream>) -> Void
+      onValue: @escaping (_ side: Int, _ value: Any, _ out: SerialDownstream<Downstream>) -> Bool,
+      onFinished: @escaping (_ side: Int, _ out: SerialDownstream<Downstream>) -> Bool
     ) {
       self.forwardsDemand = forwardsDemand
       self.onValue = onValue
@@ -94,7 +98,7 @@ final class MultiUpstream<Downstream: Subscriber>: Subscription, CustomStringCon
 
   @inlinable
   func sideReceived(_ index: Int, _ value: Any) {
-    strategy.onValue(index, value, out)
+    if strategy.onValue(index, value, out) { cancelSides() }
   }
 
   @inlinable
@@ -102,7 +106,7 @@ final class MultiUpstream<Downstream: Subscriber>: Subscription, CustomStringCon
     switch completion {
     case .finished:
       lock.withLock { subscriptions[index] = nil }
-      strategy.onFinished(index, out)
+      if strategy.onFinished(index, out) { cancelSides() }
     case .failure:
       let others = lock.withLock { () -> [any Subscription] in
         subscriptions[index] = nil
@@ -127,13 +131,20 @@ final class MultiUpstream<Downstream: Subscriber>: Subscription, CustomStringCon
 
   @usableFromInline
   func cancel() {
+    cancelSides()
+    out.cancel()
+  }
+
+  /// Cancels and lets go of every upstream subscription; one that arrives later is
+  /// cancelled at once.
+  @usableFromInline
+  func cancelSides() {
     let sides = lock.withLock { () -> [any Subscription] in
       isCancelled = true
       defer { subscriptions = subscriptions.map { _ in nil } }
       return subscriptions.compactMap { $0 }
     }
     for side in sides { side.cancel() }
-    out.cancel()
   }
 
   /// Subscribes to one upstream on behalf of the parent.
@@ -177,14 +188,19 @@ extension MultiUpstream {
       name: name, sides: sides, downstream: downstream,
       strategy: Strategy(
         forwardsDemand: true,
-        onValue: { _, value, out in out.push(value as! Downstream.Input) },
+        onValue: { _, value, out in
+          out.push(value as! Downstream.Input)
+          return false
+        },
         onFinished: { _, out in
-          if finished.withLock({ count -> Bool in
-            count += 1
-            return count == sides
-          }) {
-            out.finish(.finished)
-          }
+          guard
+            finished.withLock({ count -> Bool in
+              count += 1
+              return count == sides
+            })
+          else { return false }
+          out.finish(.finished)
+          return true
         }))
   }
 
@@ -205,6 +221,7 @@ extension MultiUpstream {
             return values.count == sides ? values : nil
           }
           if let all { out.push(combine(all)) }
+          return false
         },
         onFinished: { side, out in
           let done = state.withLock { state -> Bool in
@@ -212,6 +229,7 @@ extension MultiUpstream {
             return state.finished == sides || state.latest[side] == nil
           }
           if done { out.finish(.finished) }
+          return done
         }))
   }
 
@@ -235,6 +253,7 @@ extension MultiUpstream {
           }
           if let tuple { out.push(combine(tuple)) }
           if exhausted { out.finish(.finished) }
+          return exhausted
         },
         onFinished: { side, out in
           let done = state.withLock { state -> Bool in
@@ -242,6 +261,7 @@ extension MultiUpstream {
             return state.queues[side].isEmpty
           }
           if done { out.finish(.finished) }
+          return done
         }))
   }
 }

@@ -53,10 +53,10 @@ extension Timer {
 
     /// Fans ticks out to subscribers, each with its own demand.
     private let subject = PassthroughSubject<Date, Never>()
-    /// The lock that guards `timer`.
+    /// The lock that guards `running`.
     private let lock = Lock()
     @exclusivity(unchecked)
-    private var timer: Timer?
+    private var running: Connection?
 
     /// Creates a publisher that emits the current date every `interval` once connected.
     ///
@@ -87,24 +87,48 @@ extension Timer {
 
     /// Starts the timer, if it is not running yet.
     ///
-    /// - Returns: A cancellable that stops the timer.
+    /// - Returns: A cancellable that stops the timer, also once the publisher is gone.
     public func connect() -> any Cancellable {
-      let subject = subject
-      let timer = Timer(timeInterval: interval, repeats: true) { _ in subject.send(Date()) }
-      if let tolerance { timer.tolerance = tolerance }
-      let running = lock.withLock { () -> Timer? in
-        if let existing = self.timer { return existing }
-        self.timer = timer
-        return nil
+      let (connection, started) = lock.withLock { () -> (Connection, Bool) in
+        if let running { return (running, false) }
+        let connection = Connection(interval: interval, tolerance: tolerance, subject: subject)
+        running = connection
+        return (connection, true)
       }
-      if running == nil { runLoop.add(timer, forMode: mode) }
-      let connected = running ?? timer
-      return AnyCancellable { [weak self] in self?.disconnect(connected) }
+      if started { runLoop.add(connection.timer, forMode: mode) }
+      return AnyCancellable { [weak self] in
+        self?.forget(connection)
+        connection.stop()
+      }
     }
 
-    private func disconnect(_ connected: Timer) {
-      lock.withLock { if timer === connected { timer = nil } }
-      connected.invalidate()
+    private func forget(_ connection: Connection) {
+      lock.withLock { if running === connection { running = nil } }
+    }
+
+    /// A running timer and the tick it sends; stopping it invalidates the timer and
+    /// releases the tick, which Foundation's `Timer` would otherwise keep for good (see
+    /// `TimerAction`).
+    ///
+    /// Unchecked `Sendable`: both properties are constants, `TimerAction` guards its
+    /// action, and `Timer.invalidate()` may be called from any thread.
+    private final class Connection: @unchecked Sendable {
+      let timer: Timer
+      private let tick: TimerAction
+
+      init(
+        interval: TimeInterval, tolerance: TimeInterval?, subject: PassthroughSubject<Date, Never>
+      ) {
+        let tick = TimerAction { subject.send(Date()) }
+        timer = Timer(timeInterval: interval, repeats: true) { _ in tick.run() }
+        if let tolerance { timer.tolerance = tolerance }
+        self.tick = tick
+      }
+
+      func stop() {
+        timer.invalidate()
+        tick.release()
+      }
     }
   }
 }

@@ -147,7 +147,7 @@ extension RunLoop: Scheduler {
   }
 
   /// Performs the action on the run loop's thread once `date` has passed, through a
-  /// one-shot `Timer` in the default mode.
+  /// one-shot `Timer` in the default mode. The action is released once it has run.
   ///
   /// - Parameters:
   ///   - date: The earliest time to run the action.
@@ -158,14 +158,15 @@ extension RunLoop: Scheduler {
     after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?, _ action: @escaping () -> Void
   ) {
-    let work = UncheckedSendableAction(action)
-    let timer = Timer(fire: date.date, interval: 0, repeats: false) { _ in work.action() }
+    let work = TimerAction(action)
+    let timer = Timer(fire: date.date, interval: 0, repeats: false) { _ in work.runOnce() }
     timer.tolerance = tolerance.timeInterval
     add(timer, forMode: .default)
   }
 
   /// Performs the action on the run loop's thread at `date` and then every `interval`,
-  /// through a repeating `Timer` in the default mode, until cancelled.
+  /// through a repeating `Timer` in the default mode, until cancelled. Cancelling also
+  /// releases the action.
   ///
   /// - Parameters:
   ///   - date: The time of the first run.
@@ -179,33 +180,89 @@ extension RunLoop: Scheduler {
     tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
     _ action: @escaping () -> Void
   ) -> any Cancellable {
-    let work = UncheckedSendableAction(action)
+    let work = TimerAction(action)
     let timer = Timer(fire: date.date, interval: interval.timeInterval, repeats: true) { _ in
-      work.action()
+      work.run()
     }
     timer.tolerance = tolerance.timeInterval
     add(timer, forMode: .default)
-    return TimerInvalidation(timer)
+    return TimerInvalidation(timer, action: work)
   }
 }
 
-/// Invalidates a Foundation `Timer` once, then lets go of it.
+/// The action a Foundation `Timer` runs, in a box that can let go of it.
+///
+/// swift-corelibs-foundation's `Timer` retains itself for its run-loop context and never
+/// releases that reference, so on Linux every `Timer`, with the block it was made with,
+/// stays allocated for the life of the process, even after it fired or was invalidated.
+/// The block therefore holds only this box, and the box drops the action once a one-shot
+/// timer has fired or a repeating one was cancelled: what the action captured (an
+/// operator's subscription, its subscriber) is freed, and only Foundation's own few
+/// bytes remain.
+///
+/// Unchecked `Sendable`: `action` is only reached under `lock`; the timer calls it on its
+/// run loop's thread, which is the contract Combine's `Scheduler` has always had.
+final class TimerAction: @unchecked Sendable {
+  /// The lock that guards `action`.
+  private let lock = Lock()
+  @exclusivity(unchecked)
+  private var action: (() -> Void)?
+
+  init(_ action: @escaping () -> Void) { self.action = action }
+
+  /// Runs the action, if it was not released.
+  func run() {
+    lock.lock()
+    let current = action
+    lock.unlock()
+    current?()
+  }
+
+  /// Runs the action once and releases it.
+  func runOnce() {
+    lock.lock()
+    let taken = action
+    action = nil
+    lock.unlock()
+    taken?()
+  }
+
+  /// Releases the action without running it.
+  func release() {
+    lock.lock()
+    let taken = action
+    action = nil
+    lock.unlock()
+    _ = taken
+  }
+}
+
+/// Invalidates a Foundation `Timer` once and releases its action, then lets go of both.
 ///
 /// Unchecked `Sendable`: the timer is only reached under `lock`, and
 /// `Timer.invalidate()` may be called from any thread.
 final class TimerInvalidation: Cancellable, @unchecked Sendable {
-  /// The lock that guards `timer`.
+  /// The lock that guards `timer` and `action`.
   private let lock = Lock()
   @exclusivity(unchecked)
   private var timer: Timer?
+  @exclusivity(unchecked)
+  private var action: TimerAction?
 
-  init(_ timer: Timer) { self.timer = timer }
+  init(_ timer: Timer, action: TimerAction) {
+    self.timer = timer
+    self.action = action
+  }
 
   func cancel() {
-    let taken = lock.withLock { () -> Timer? in
-      defer { timer = nil }
-      return timer
+    let taken = lock.withLock { () -> (Timer?, TimerAction?) in
+      defer {
+        timer = nil
+        action = nil
+      }
+      return (timer, action)
     }
-    taken?.invalidate()
+    taken.0?.invalidate()
+    taken.1?.release()
   }
 }

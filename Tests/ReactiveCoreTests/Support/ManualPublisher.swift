@@ -27,7 +27,18 @@ final class ManualPublisher<Output, Failure: Error>: Publisher, @unchecked Senda
   /// The last subscriber as it was attached, not erased (an operator's own subscriber).
   var rawSubscriber: Any? { raw.withLock { $0 } }
 
-  init(subscription: RecordingSubscription?) { self.subscription = subscription }
+  init(subscription: RecordingSubscription?) {
+    self.subscription = subscription
+    OpenSubscriptions.register { [weak self] in self?.releaseSubscriber() }
+  }
+
+  /// Lets go of the subscriber, as a real publisher does once its subscription is
+  /// cancelled; ``OpenSubscriptions`` calls it for every publisher still alive when the
+  /// test process exits.
+  func releaseSubscriber() {
+    let released = (subscriber.withLock { $0.take() }, raw.withLock { $0.take() })
+    _ = released
+  }
 
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     self.subscriber.withLock { $0 = AnySubscriber(subscriber) }

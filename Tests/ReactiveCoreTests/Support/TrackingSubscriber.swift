@@ -29,6 +29,7 @@ final class TrackingSubscriber<Value: Equatable, Failure: Error & Equatable>: Su
     self.initialDemand = initialDemand
     self.demandPerValue = demandPerValue
     self.onValue = onValue
+    OpenSubscriptions.register { [weak self] in self?.releaseSubscription() }
   }
 
   var events: [Event<Value, Failure>] { state.withLock { $0.0 } }
@@ -41,7 +42,19 @@ final class TrackingSubscriber<Value: Equatable, Failure: Error & Equatable>: Su
   var subscription: (any Subscription)? { state.withLock { $0.1 } }
 
   func request(_ demand: Subscribers.Demand) { subscription?.request(demand) }
-  func cancel() { subscription?.cancel() }
+  /// Cancels the subscription and lets go of it, as Combine's `Sink` does: a subscription
+  /// may keep its subscriber (Combine's operators do), so holding it on would be a cycle.
+  func cancel() { releaseSubscription() }
+
+  /// Cancels the subscription and lets go of it; ``OpenSubscriptions`` calls it for every
+  /// tracker still alive when the test process exits.
+  func releaseSubscription() {
+    let held = state.withLock { state -> (any Subscription)? in
+      defer { state.1 = nil }
+      return state.1
+    }
+    held?.cancel()
+  }
 
   func receive(subscription: any Subscription) {
     state.withLock {

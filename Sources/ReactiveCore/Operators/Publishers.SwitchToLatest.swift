@@ -71,149 +71,239 @@ extension Publishers {
     /// Attaches the subscriber through the switching engine.
     public func receive<S: Subscriber>(subscriber: S)
     where P.Output == S.Input, P.Failure == S.Failure {
-      upstream.receive(subscriber: SwitchSubscription<P, S>(downstream: subscriber))
+      let outer = SwitchSubscription<P, S>(downstream: subscriber)
+      // As in Combine, the subscriber gets its subscription before upstream is subscribed.
+      subscriber.receive(subscription: outer)
+      upstream.receive(subscriber: outer)
     }
   }
 }
 
-/// Keeps one inner subscription, replacing it with each new inner publisher.
+/// Keeps one inner subscription, replacing it with each new inner publisher, in Combine's
+/// shape:
+/// - the subscriber gets this subscription before upstream is subscribed, and upstream is
+///   asked for unlimited inner publishers;
+/// - outstanding demand carries over to each new inner publisher; a value from an inner
+///   publisher that nobody asked for traps, as in Combine;
+/// - the upstream's finish waits for the current inner publisher to finish; a failure
+///   from either side ends everything;
+/// - events from a replaced inner publisher are ignored.
+///
+/// - Note: Thread-safe. `lock` guards every variable below; `deliveryLock` (recursive)
+///   keeps deliveries to the subscriber from overlapping. No lock is held while calling
+///   upstream or an inner subscription.
 private final class SwitchSubscription<Inner: Publisher, Downstream: Subscriber>: Subscriber,
-  Subscription, CustomStringConvertible, @unchecked Sendable
-where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
+  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
+where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
   typealias Input = Inner
   typealias Failure = Inner.Failure
 
+  private let downstream: Downstream
   /// The lock that guards every variable below.
   private let lock = Lock()
+  /// Held while delivering to the subscriber.
+  private let deliveryLock = RecursiveLock()
   @exclusivity(unchecked)
-  private var upstream = SubscriptionStatus.awaitingSubscription
+  private var outer: (any Subscription)?
   @exclusivity(unchecked)
-  private var current: (generation: Int, subscription: (any Subscription)?)?
+  private var current: (any Subscription)?
   @exclusivity(unchecked)
-  private var generation = 0
+  private var currentIndex: UInt64 = 0
   @exclusivity(unchecked)
-  private var upstreamFinished = false
+  private var nextIndex: UInt64 = 1
   @exclusivity(unchecked)
-  private var isDone = false
-  private let out: SerialDownstream<Downstream>
-  private let downstream: Downstream
+  private var isCancelled = false
+  @exclusivity(unchecked)
+  private var isOuterFinished = false
+  @exclusivity(unchecked)
+  private var sentCompletion = false
+  @exclusivity(unchecked)
+  private var awaitingInnerSubscription = false
+  @exclusivity(unchecked)
+  private var demand = Subscribers.Demand.none
 
-  init(downstream: Downstream) {
-    self.downstream = downstream
-    out = SerialDownstream(downstream)
-  }
+  init(downstream: Downstream) { self.downstream = downstream }
+
+  // MARK: Upstream (the publisher of publishers)
 
   func receive(subscription: any Subscription) {
-    let accepted = lock.withLock { () -> Bool in
-      guard case .awaitingSubscription = upstream else { return false }
-      upstream = .subscribed(subscription)
-      return true
+    lock.lock()
+    guard outer == nil, !isCancelled else {
+      lock.unlock()
+      subscription.cancel()
+      return
     }
-    guard accepted else { return subscription.cancel() }
-    downstream.receive(subscription: self)
+    outer = subscription
+    lock.unlock()
     subscription.request(.unlimited)
   }
 
   func receive(_ input: Inner) -> Subscribers.Demand {
-    let (previous, mine) = lock.withLock { () -> ((any Subscription)?, Int?) in
-      guard !isDone else { return (nil, nil) }
-      generation += 1
-      defer { current = (generation, nil) }
-      return (current?.subscription, generation)
+    lock.lock()
+    guard !isCancelled, !isOuterFinished else {
+      lock.unlock()
+      return .none
     }
-    previous?.cancel()
-    guard let mine else { return .none }
-    input.receive(subscriber: Side(parent: self, generation: mine))
+    let replaced = current
+    current = nil
+    let index = nextIndex
+    currentIndex = index
+    nextIndex += 1
+    awaitingInnerSubscription = true
+    lock.unlock()
+    replaced?.cancel()
+    input.subscribe(Side(parent: self, index: index))
     return .none
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    guard case .finished = completion else { return finish(completion) }
-    let done = lock.withLock { () -> Bool in
-      upstreamFinished = true
-      upstream = .terminal
-      return current == nil
-    }
-    if done { finish(.finished) }
-  }
-
-  fileprivate func sideSubscribed(_ mine: Int, _ subscription: any Subscription) {
-    let demand = lock.withLock { () -> Subscribers.Demand? in
-      guard !isDone, current?.generation == mine else { return nil }
-      current = (mine, subscription)
-      return out.outstandingDemand
-    }
-    guard let demand else { return subscription.cancel() }
-    if demand > 0 { subscription.request(demand) }
-  }
-
-  fileprivate func sideReceived(_ mine: Int, _ value: Inner.Output) {
-    guard lock.withLock({ current?.generation == mine && !isDone }) else { return }
-    out.push(value)
-  }
-
-  fileprivate func sideCompleted(_ mine: Int, _ completion: Subscribers.Completion<Failure>) {
-    guard case .finished = completion else {
-      if lock.withLock({ current?.generation == mine }) { finish(completion) }
+    lock.lock()
+    outer = nil
+    isOuterFinished = true
+    guard !isCancelled else {
+      lock.unlock()
       return
     }
-    let done = lock.withLock { () -> Bool in
-      guard current?.generation == mine else { return false }
+    switch completion {
+    case .finished:
+      guard !awaitingInnerSubscription, current == nil else {
+        lock.unlock()
+        return
+      }
+      sentCompletion = true
+      lock.unlock()
+      deliver(completion)
+    case .failure:
+      let replaced = current
       current = nil
-      return upstreamFinished
+      sentCompletion = true
+      lock.unlock()
+      replaced?.cancel()
+      deliver(completion)
     }
-    if done { finish(.finished) }
   }
 
-  private func finish(_ completion: Subscribers.Completion<Failure>) {
-    let subscriptions = lock.withLock { () -> [any Subscription] in
-      guard !isDone else { return [] }
-      isDone = true
-      defer {
-        current = nil
-        upstream = .terminal
-      }
-      return [current?.subscription, upstream.subscription].compactMap { $0 }
-    }
-    if case .failure = completion { for subscription in subscriptions { subscription.cancel() } }
-    out.finish(completion)
-  }
+  // MARK: Subscription
 
   func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "demand must be greater than zero")
-    out.request(demand)
-    lock.withLock { current?.subscription }?.request(demand)
+    precondition(demand != .none, "API Violation: demand must not be zero")
+    lock.lock()
+    self.demand += demand
+    let current = self.current
+    lock.unlock()
+    current?.request(demand)
   }
 
   func cancel() {
-    let subscriptions = lock.withLock { () -> [any Subscription] in
-      isDone = true
-      defer {
-        current = nil
-        upstream = .terminal
-      }
-      return [current?.subscription, upstream.subscription].compactMap { $0 }
-    }
-    for subscription in subscriptions { subscription.cancel() }
-    out.cancel()
+    lock.lock()
+    isCancelled = true
+    let taken = (current, outer)
+    current = nil
+    outer = nil
+    lock.unlock()
+    taken.0?.cancel()
+    taken.1?.cancel()
   }
 
   var description: String { "SwitchToLatest" }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var playgroundDescription: Any { description }
 
-  private struct Side: Subscriber {
-    typealias Input = Inner.Output
-    typealias Failure = Inner.Failure
-    let parent: SwitchSubscription
-    let generation: Int
-    let combineIdentifier = CombineIdentifier()
+  // MARK: The current inner publisher
 
-    func receive(subscription: any Subscription) { parent.sideSubscribed(generation, subscription) }
-    func receive(_ input: Input) -> Subscribers.Demand {
-      parent.sideReceived(generation, input)
+  fileprivate func innerReceive(subscription: any Subscription, index: UInt64) {
+    lock.lock()
+    guard currentIndex == index, !isCancelled, current == nil else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    current = subscription
+    awaitingInnerSubscription = false
+    let demand = self.demand
+    lock.unlock()
+    if demand > .none { subscription.request(demand) }
+  }
+
+  fileprivate func innerReceive(_ input: Inner.Output, index: UInt64) -> Subscribers.Demand {
+    lock.lock()
+    guard currentIndex == index, !isCancelled else {
+      lock.unlock()
       return .none
     }
-    func receive(completion: Subscribers.Completion<Failure>) {
-      parent.sideCompleted(generation, completion)
+    // Combine traps on a value nobody asked for (its demand would go negative).
+    precondition(demand > .none, "API Violation: received a value without demand")
+    demand -= 1
+    lock.unlock()
+    let acquired = deliveryLock.enter()
+    let more = downstream.receive(input)
+    deliveryLock.exit(acquired)
+    if more > .none { lock.withLock { demand += more } }
+    return more
+  }
+
+  fileprivate func innerReceive(completion: Subscribers.Completion<Failure>, index: UInt64) {
+    lock.lock()
+    guard currentIndex == index, !isCancelled else {
+      lock.unlock()
+      return
     }
+    precondition(!awaitingInnerSubscription, "Unexpected completion")
+    current = nil
+    switch completion {
+    case .finished:
+      guard !sentCompletion, isOuterFinished else {
+        lock.unlock()
+        return
+      }
+      sentCompletion = true
+      lock.unlock()
+      deliver(completion)
+    case .failure:
+      guard !sentCompletion else {
+        lock.unlock()
+        return
+      }
+      isCancelled = true
+      let outer = self.outer
+      self.outer = nil
+      sentCompletion = true
+      lock.unlock()
+      outer?.cancel()
+      deliver(completion)
+    }
+  }
+
+  private func deliver(_ completion: Subscribers.Completion<Failure>) {
+    let acquired = deliveryLock.enter()
+    downstream.receive(completion: completion)
+    deliveryLock.exit(acquired)
+  }
+
+  /// The subscriber attached to one inner publisher; it names itself as the operator.
+  private struct Side: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+  {
+    typealias Input = Inner.Output
+    typealias Failure = Inner.Failure
+
+    let parent: SwitchSubscription
+    let index: UInt64
+    let combineIdentifier = CombineIdentifier()
+
+    func receive(subscription: any Subscription) {
+      parent.innerReceive(subscription: subscription, index: index)
+    }
+    func receive(_ input: Input) -> Subscribers.Demand { parent.innerReceive(input, index: index) }
+    func receive(completion: Subscribers.Completion<Failure>) {
+      parent.innerReceive(completion: completion, index: index)
+    }
+
+    var description: String { "SwitchToLatest" }
+    var customMirror: Mirror {
+      Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
+    }
+    var playgroundDescription: Any { description }
   }
 }

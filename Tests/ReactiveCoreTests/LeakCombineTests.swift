@@ -223,10 +223,12 @@ private func spinRunLoop(upTo limit: TimeInterval = 5, until done: () -> Bool) {
   @Test(arguments: [false, true])
   func dropUntilOutputFromReleasesEverythingOnCancel(triggered: Bool) {
     let upstream = PassthroughSubject<Int, Never>()
-    let trigger = PassthroughSubject<Void, Never>()
     let triggerCancelled = LockedBox(false)
     weak var weakTracker: TrackingSubscriber<Int, Never>?
     do {
+      // Once it has fired, Combine's operator lets go of the trigger's subscription
+      // without cancelling it, so the trigger keeps the operator until it completes.
+      let trigger = PassthroughSubject<Void, Never>()
       let tracker = TrackingSubscriber<Int, Never>()
       weakTracker = tracker
       upstream.drop(
@@ -239,29 +241,31 @@ private func spinRunLoop(upTo limit: TimeInterval = 5, until done: () -> Bool) {
       upstream.send(1)
       #expect(tracker.values == (triggered ? [1] : []))
       tracker.cancel()
+      // A subject keeps its subscribers until they cancel or it completes (Combine's
+      // subjects and their conduits hold each other); the fired trigger's subscriber is
+      // released when the trigger completes.
+      trigger.send(completion: .finished)
     }
-    #expect(triggerCancelled.withLock { $0 })
+    // Before it fires, a cancel reaches the trigger; after, the trigger is done with.
+    #expect(triggerCancelled.withLock { $0 } == !triggered)
     #expect(weakTracker == nil)
   }
 
   @Test func dropUntilOutputFromReleasesEverythingOnCompletion() {
     let upstream = PassthroughSubject<Int, Never>()
-    let trigger = PassthroughSubject<Void, Never>()
-    let triggerCancelled = LockedBox(false)
     weak var weakTracker: TrackingSubscriber<Int, Never>?
     do {
+      // As in Combine, the upstream's completion does not cancel the trigger, which keeps
+      // the operator until the trigger completes.
+      let trigger = PassthroughSubject<Void, Never>()
       let tracker = TrackingSubscriber<Int, Never>()
       weakTracker = tracker
-      upstream.drop(
-        untilOutputFrom: trigger.handleEvents(receiveCancel: {
-          triggerCancelled.withLock { $0 = true }
-        })
-      )
-      .subscribe(tracker)
+      upstream.drop(untilOutputFrom: trigger).subscribe(tracker)
       upstream.send(completion: .finished)
       #expect(tracker.completions == [.finished])
+      tracker.cancel()
+      trigger.send(completion: .finished)
     }
-    #expect(triggerCancelled.withLock { $0 })
     #expect(weakTracker == nil)
   }
 

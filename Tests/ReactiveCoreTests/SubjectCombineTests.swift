@@ -209,3 +209,24 @@ import Testing
     #expect(upstream.history == [.requested(.unlimited), .cancelled])
   }
 }
+
+/// Values of an empty type have no storage; a subject must deliver them like any other.
+@Suite struct EmptyValueSubjectTests {
+  /// Sends through generic code, where a `Void` value's address is whatever the caller
+  /// passed for it (it once was taken for "no value" and cancelled the subscriber).
+  private static func send<S: Subject>(_ value: S.Output, to subject: S, times: Int) {
+    for _ in 0..<times { subject.send(value) }
+  }
+
+  @Test func everyVoidValueArrivesAndNothingIsCancelled() {
+    let subject = PassthroughSubject<Void, Never>()
+    let received = LockedBox(0)
+    let cancelled = LockedBox(false)
+    let cancellable = subject.handleEvents(receiveCancel: { cancelled.withLock { $0 = true } })
+      .sink { received.withLock { $0 += 1 } }
+    Self.send((), to: subject, times: 10_000)
+    #expect(received.withLock { $0 } == 10_000)
+    #expect(!cancelled.withLock { $0 })
+    cancellable.cancel()
+  }
+}

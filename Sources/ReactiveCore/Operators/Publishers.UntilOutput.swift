@@ -49,15 +49,12 @@ extension Publishers {
     /// Attaches the subscriber; the trigger is subscribed first.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      let gate = Gate()
-      let trigger = Trigger<Other.Output, Other.Failure>(gate: gate)
-      let inner = StepOperator<Output, Failure, S>("DropUntilOutput", downstream: subscriber) {
-        gate.isOpen ? .emit($0) : .drop
-      }
-      trigger.onFailure = { [weak inner] error in inner?.terminate(.failure(error)) }
+      // As in Combine: the subscriber gets its subscription first, then the other
+      // publisher is subscribed, then the upstream.
+      let inner = DropUntilOutputSubscription<Other, S>(downstream: subscriber)
+      subscriber.receive(subscription: inner)
+      other.receive(subscriber: inner.otherSubscriber)
       upstream.receive(subscriber: inner)
-      inner.bind(trigger)
-      other.receive(subscriber: trigger)
     }
   }
 
@@ -82,100 +79,282 @@ extension Publishers {
     /// Attaches the subscriber; the trigger's first value finishes it.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      let gate = Gate()
-      let trigger = Trigger<Other.Output, Other.Failure>(gate: gate)
-      let inner = StepOperator<Output, Failure, S>("PrefixUntilOutput", downstream: subscriber) {
-        gate.isOpen ? .finish : .emit($0)
-      }
-      trigger.onOpen = { [weak inner] in inner?.terminate(.finished) }
-      upstream.receive(subscriber: inner)
-      inner.bind(trigger)
-      other.receive(subscriber: trigger)
+      // As in Combine, the trigger is subscribed first, then the upstream.
+      upstream.receive(
+        subscriber: PrefixUntilOutputSubscription<Other, S>(downstream: subscriber, trigger: other))
     }
   }
 }
 
 /// Whether a trigger publisher has emitted.
-private final class Gate: @unchecked Sendable {
-  /// The lock that guards `open`.
+/// The subscription of `drop(untilOutputFrom:)`, in Combine's shape: values are dropped
+/// (each still counts against the demand asked for) until the other publisher publishes;
+/// the other publisher finishing or failing first ends the sequence with its completion.
+///
+/// - Note: Thread-safe. `lock` guards every variable below; `deliveryLock` (recursive)
+///   keeps deliveries to the subscriber from overlapping.
+private final class DropUntilOutputSubscription<Other: Publisher, Downstream: Subscriber>:
+  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Downstream.Failure == Other.Failure {
+  typealias Input = Downstream.Input
+  typealias Failure = Downstream.Failure
+
+  private let downstream: Downstream
+  /// The lock that guards every variable below.
   private let lock = Lock()
+  /// Held while delivering to the subscriber.
+  private let deliveryLock = RecursiveLock()
   @exclusivity(unchecked)
-  private var open = false
-
-  var isOpen: Bool { lock.withLock { open } }
-
-  /// Opens the gate; true only for the call that opened it.
-  func openOnce() -> Bool {
-    lock.withLock {
-      defer { open = true }
-      return !open
-    }
-  }
-}
-
-/// Subscribes to the trigger publisher and opens the gate on its first value.
-private final class Trigger<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
-  /// The lock that guards `subscription` and the two callbacks.
-  private let lock = Lock()
+  private var isTriggered = false
   @exclusivity(unchecked)
-  private var subscription: (any Subscription)?
+  private var upstream: (any Subscription)?
+  @exclusivity(unchecked)
+  private var pendingDemand = Subscribers.Demand.none
+  @exclusivity(unchecked)
+  private var other: (any Subscription)?
   @exclusivity(unchecked)
   private var isCancelled = false
-  private let gate: Gate
-  var onOpen: (() -> Void)? {
-    get { lock.withLock { openAction } }
-    set { lock.withLock { openAction = newValue } }
-  }
-  var onFailure: ((Failure) -> Void)? {
-    get { lock.withLock { failureAction } }
-    set { lock.withLock { failureAction = newValue } }
-  }
-  @exclusivity(unchecked)
-  private var openAction: (() -> Void)?
-  @exclusivity(unchecked)
-  private var failureAction: ((Failure) -> Void)?
 
-  init(gate: Gate) { self.gate = gate }
+  init(downstream: Downstream) { self.downstream = downstream }
+
+  /// The subscriber attached to the other publisher.
+  var otherSubscriber: OtherSubscriber { OtherSubscriber(parent: self) }
 
   func receive(subscription: any Subscription) {
-    let accepted = lock.withLock { () -> Bool in
-      guard self.subscription == nil, !isCancelled else { return false }
-      self.subscription = subscription
-      return true
+    lock.lock()
+    guard upstream == nil, !isCancelled else {
+      lock.unlock()
+      subscription.cancel()
+      return
     }
-    if accepted { subscription.request(.max(1)) } else { subscription.cancel() }
+    upstream = subscription
+    let demand = pendingDemand
+    lock.unlock()
+    if demand > .none { subscription.request(demand) }
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard gate.openOnce() else { return .none }
-    let (action, upstream) = lock.withLock { () -> ((() -> Void)?, (any Subscription)?) in
-      defer {
-        subscription = nil
-        openAction = nil
-        failureAction = nil
-      }
-      return (openAction, subscription)
+    lock.lock()
+    guard isTriggered, !isCancelled else {
+      // Combine traps on a value nobody asked for (its demand would go negative).
+      precondition(pendingDemand > .none, "API Violation: received a value without demand")
+      pendingDemand -= 1
+      lock.unlock()
+      return .none
     }
-    upstream?.cancel()
-    action?()
-    return .none
+    lock.unlock()
+    return deliver { downstream.receive(input) }
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    guard case .failure(let error) = completion else { return }
-    lock.withLock { failureAction }?(error)
+    lock.lock()
+    guard !isCancelled else {
+      lock.unlock()
+      return
+    }
+    isCancelled = true
+    lock.unlock()
+    deliver { downstream.receive(completion: completion) }
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    lock.lock()
+    pendingDemand += demand
+    let upstream = self.upstream
+    lock.unlock()
+    upstream?.request(demand)
   }
 
   func cancel() {
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      defer {
-        isCancelled = true
-        subscription = nil
-        openAction = nil
-        failureAction = nil
-      }
-      return subscription
+    lock.lock()
+    let taken = (upstream, other)
+    upstream = nil
+    other = nil
+    isCancelled = true
+    lock.unlock()
+    taken.0?.cancel()
+    taken.1?.cancel()
+  }
+
+  var description: String { "DropUntilOutput" }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var playgroundDescription: Any { description }
+
+  fileprivate func otherReceive(subscription: any Subscription) {
+    let accepted = lock.withLock { () -> Bool in
+      guard other == nil else { return false }
+      other = subscription
+      return true
     }
+    guard accepted else { return subscription.cancel() }
+    subscription.request(.max(1))
+  }
+
+  fileprivate func otherReceive() -> Subscribers.Demand {
+    lock.withLock {
+      isTriggered = true
+      other = nil
+    }
+    return .none
+  }
+
+  fileprivate func otherReceive(completion: Subscribers.Completion<Failure>) {
+    lock.lock()
+    guard !isTriggered else {
+      other = nil
+      lock.unlock()
+      return
+    }
+    let upstream = self.upstream
+    self.upstream = nil
+    lock.unlock()
     upstream?.cancel()
+    deliver { downstream.receive(completion: completion) }
+  }
+
+  private func deliver<T>(_ body: () -> T) -> T {
+    let acquired = deliveryLock.enter()
+    defer { deliveryLock.exit(acquired) }
+    return body()
+  }
+
+  /// The subscriber attached to the other publisher; it shares the operator's identity.
+  struct OtherSubscriber: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+  {
+    typealias Input = Other.Output
+    typealias Failure = Other.Failure
+
+    let parent: DropUntilOutputSubscription
+    var combineIdentifier: CombineIdentifier { parent.combineIdentifier }
+
+    func receive(subscription: any Subscription) {
+      parent.otherReceive(subscription: subscription)
+    }
+    func receive(_ input: Input) -> Subscribers.Demand { parent.otherReceive() }
+    func receive(completion: Subscribers.Completion<Failure>) {
+      parent.otherReceive(completion: completion)
+    }
+
+    var description: String { "DropUntilOutput" }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+    var playgroundDescription: Any { description }
+  }
+}
+
+/// The subscription of `prefix(untilOutputFrom:)`, in Combine's shape: values pass until
+/// the trigger publishes, which cancels the upstream and finishes; the trigger finishing
+/// or failing changes nothing. Like Combine's, it does not describe itself.
+///
+/// - Note: Thread-safe. `lock` guards every variable below.
+private final class PrefixUntilOutputSubscription<Other: Publisher, Downstream: Subscriber>:
+  Subscriber, Subscription, @unchecked Sendable
+{
+  typealias Input = Downstream.Input
+  typealias Failure = Downstream.Failure
+
+  private let downstream: Downstream
+  /// The lock that guards every variable below.
+  private let lock = Lock()
+  @exclusivity(unchecked)
+  private var prefixStatus = SubscriptionStatus.awaitingSubscription
+  @exclusivity(unchecked)
+  private var triggerStatus = SubscriptionStatus.awaitingSubscription
+  @exclusivity(unchecked)
+  private var isTriggered = false
+
+  init(downstream: Downstream, trigger: Other) {
+    self.downstream = downstream
+    trigger.subscribe(TriggerSubscriber(parent: self))
+  }
+
+  func receive(subscription: any Subscription) {
+    lock.lock()
+    guard case .awaitingSubscription = prefixStatus else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    prefixStatus = isTriggered ? .terminal : .subscribed(subscription)
+    lock.unlock()
+    downstream.receive(subscription: self)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    guard lock.withLock({ prefixStatus.subscription }) != nil else { return .none }
+    return downstream.receive(input)
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    lock.lock()
+    let wasSubscribed = prefixStatus.subscription != nil
+    let trigger = triggerStatus.subscription
+    prefixStatus = .terminal
+    triggerStatus = .terminal
+    lock.unlock()
+    trigger?.cancel()
+    if wasSubscribed { downstream.receive(completion: completion) }
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    lock.withLock { prefixStatus.subscription }?.request(demand)
+  }
+
+  func cancel() {
+    lock.lock()
+    let taken = (prefixStatus.subscription, triggerStatus.subscription)
+    prefixStatus = .terminal
+    triggerStatus = .terminal
+    lock.unlock()
+    taken.0?.cancel()
+    taken.1?.cancel()
+  }
+
+  fileprivate func triggerReceive(subscription: any Subscription) {
+    let accepted = lock.withLock { () -> Bool in
+      guard case .awaitingSubscription = triggerStatus else { return false }
+      triggerStatus = .subscribed(subscription)
+      return true
+    }
+    guard accepted else { return subscription.cancel() }
+    subscription.request(.max(1))
+  }
+
+  fileprivate func triggerReceive() -> Subscribers.Demand {
+    lock.lock()
+    guard case .subscribed = triggerStatus else {
+      lock.unlock()
+      return .none
+    }
+    let prefix = prefixStatus.subscription
+    prefixStatus = .terminal
+    triggerStatus = .terminal
+    isTriggered = true
+    lock.unlock()
+    prefix?.cancel()
+    downstream.receive(completion: .finished)
+    return .none
+  }
+
+  fileprivate func triggerReceiveCompletion() {
+    lock.withLock { triggerStatus = .terminal }
+  }
+
+  /// The subscriber attached to the trigger publisher; it shares the operator's identity.
+  private struct TriggerSubscriber: Subscriber {
+    typealias Input = Other.Output
+    typealias Failure = Other.Failure
+
+    let parent: PrefixUntilOutputSubscription
+    var combineIdentifier: CombineIdentifier { parent.combineIdentifier }
+
+    func receive(subscription: any Subscription) {
+      parent.triggerReceive(subscription: subscription)
+    }
+    func receive(_ input: Input) -> Subscribers.Demand { parent.triggerReceive() }
+    func receive(completion: Subscribers.Completion<Failure>) {
+      parent.triggerReceiveCompletion()
+    }
   }
 }

@@ -10,8 +10,12 @@ import Synchronization
 class SubjectConduit<Output, Failure: Error>: SubscriptionObject, CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
-  /// The one entry point into the concrete conduit: offers the value `value` points
-  /// to; with no value, adds `demand`, or cancels when that is `nil` too.
+  /// The one entry point into the concrete conduit: with no `demand`, offers the value
+  /// `value` points to; with a demand of zero, cancels; otherwise adds the demand.
+  ///
+  /// The demand, never the pointer, says which: a value of an empty type (`Void`, as
+  /// `objectWillChange` sends) has no storage, so its address is arbitrary and may even
+  /// be null. Deciding by the pointer cancelled such subscribers now and then.
   ///
   /// A closure rather than overridable methods: the concrete conduit sets it from its
   /// initialiser, which is specialised in the client's module, so values, demand and
@@ -41,14 +45,18 @@ class SubjectConduit<Output, Failure: Error>: SubscriptionObject, CustomStringCo
   func finish(_ completion: Subscribers.Completion<Failure>) { fatalError("abstract") }
 
   @usableFromInline
-  override final func request(_ demand: Subscribers.Demand) { entry(self, nil, demand) }
+  override final func request(_ demand: Subscribers.Demand) {
+    // Combine traps here too; and zero is the cancel signal of `entry`.
+    precondition(demand > .none, "API Violation: demand must not be zero")
+    entry(self, nil, demand)
+  }
 
   /// Whether the conduit has neither finished nor been cancelled.
   @usableFromInline
   var isLive: Bool { fatalError("abstract") }
 
   @usableFromInline
-  override final func cancel() { entry(self, nil, nil) }
+  override final func cancel() { entry(self, nil, Subscribers.Demand.none) }
 
   @usableFromInline
   var description: String { "Subject" }
@@ -126,12 +134,13 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     super.init()
     entry = { conduit, value, demand in
       let conduit = unsafeDowncast(conduit, to: Conduit.self)
-      if let value {
+      if let demand {
+        if demand == .none { conduit.cancelConduit() } else { conduit.requestDemand(demand) }
+      } else if let value {
         conduit.offerValue(value.pointee)
-      } else if let demand {
-        conduit.requestDemand(demand)
       } else {
-        conduit.cancelConduit()
+        // An empty type whose address came out null: any value of it is the value.
+        conduit.offerValue(unsafeBitCast((), to: Output.self))
       }
     }
   }

@@ -59,6 +59,8 @@ import Testing
     start.send()
     values.send(2)
     #expect(tracker.values == [2])
+    // As in Combine, the fired trigger keeps the operator until it completes.
+    start.send(completion: .finished)
   }
 
   @Test func prefixUntilOutputFrom() {
@@ -71,6 +73,8 @@ import Testing
     values.send(2)
     #expect(tracker.values == [1])
     #expect(tracker.completions == [.finished])
+    // As in Combine, the fired trigger keeps the operator until it completes.
+    stop.send(completion: .finished)
   }
 
   @Test func cancellingReleasesTheTrigger() {

@@ -52,5 +52,7 @@ import Testing
     #expect(tracking.values == [1])
     #expect(tracking.completions == [.finished])
     #expect(upstreamSubscription.history == [.requested(.unlimited), .cancelled])
+    // As in Combine, the fired trigger keeps the operator until it completes.
+    trigger.send(completion: .finished)
   }
 }

@@ -85,8 +85,12 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Custo
     _ = released
   }
 
+  /// As in Combine, one unlabelled child: the value still to be sent (none once sent).
   @usableFromInline
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror {
+    let value = lock.withLock { pending?.0 }
+    return Mirror(self, children: value.map { [(label: nil, value: $0 as Any)] } ?? [])
+  }
   @usableFromInline
   var playgroundDescription: Any { description }
 }

@@ -8,12 +8,16 @@ public enum Subscriptions {
 }
 
 /// The subscription behind ``Subscriptions/empty``: requests and cancels do nothing.
-final class EmptySubscription: Subscription, CustomStringConvertible, Sendable {
+final class EmptySubscription: Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, Sendable
+{
   static let shared = EmptySubscription()
 
   func request(_ demand: Subscribers.Demand) {}
   func cancel() {}
   var description: String { "Empty" }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var playgroundDescription: Any { description }
 }
 
 /// Holds a subscription that is not a class, for storage that takes class references.

@@ -80,28 +80,28 @@ extension Publishers {
 
 /// Holds the latest value and the timer that will publish it.
 ///
-/// The timer is scheduled as repeating work so it can be cancelled (Combine does the
-/// same): a newer value, the completion and `cancel()` each cancel it, which removes the
-/// work and its closure from the scheduler.
+/// The timer is scheduled as repeating work so that it can be cancelled, as Combine does:
+/// a newer value, the completion and `cancel()` each cancel it, and so does its own
+/// firing. It holds the subscription strongly, as Combine's does, so the subscriber
+/// lives while a value is due (see ``TimingSubscription``). Each timer carries its
+/// generation, so that a replaced one firing on another thread publishes nothing.
 final class DebounceSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
-  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  TimingSubscription<Downstream>, Subscriber, Subscription, CustomStringConvertible,
+  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
-  /// The lock that guards every `var`.
-  private let lock = Lock()
-  /// Held while calling into `downstream`, so deliveries never overlap.
-  private let deliveryLock = RecursiveLock()
-  @exclusivity(unchecked)
-  private var status = SubscriptionStatus.awaitingSubscription
-  @exclusivity(unchecked)
-  private var downstream: Downstream?
   @exclusivity(unchecked)
   private var demand = Subscribers.Demand.none
+  /// The latest value; Combine keeps it after publishing it (its mirror shows it).
   @exclusivity(unchecked)
   private var latest: Input?
+  /// Whether ``latest`` waits for its timer: cleared when it fires, so that a repeating
+  /// timer that fires again before it is cancelled publishes nothing.
+  @exclusivity(unchecked)
+  private var isDue = false
+  /// The generation of the newest value; a firing timer of another one is stale.
   @exclusivity(unchecked)
   private var generation = 0
   @exclusivity(unchecked)
@@ -111,102 +111,139 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   private let options: Context.SchedulerOptions?
 
   init(_ publisher: Publishers.Debounce<Upstream, Context>, downstream: Downstream) {
-    self.downstream = downstream
     dueTime = publisher.dueTime
     scheduler = publisher.scheduler
     options = publisher.options
+    super.init(downstream: downstream)
   }
 
   func receive(subscription: any Subscription) {
-    let target = lock.withLock { () -> Downstream? in
-      guard case .awaitingSubscription = status, let downstream else { return nil }
-      status = .subscribed(subscription)
-      return downstream
-    }
-    guard let target else { return subscription.cancel() }
-    deliveryLock.withLock { target.receive(subscription: self) }
+    guard adopt(subscription) else { return }
+    deliver(subscription: self)
     subscription.request(.unlimited)
   }
 
+  /// Keeps `input` as the latest value and starts its timer, cancelling the previous one.
+  ///
+  /// The scheduler is called without the lock, so a newer value, the end of the
+  /// subscription or the timer's own firing (at once, on ``ImmediateScheduler``) may come
+  /// meanwhile; the new timer is then cancelled at once.
   func receive(_ input: Input) -> Subscribers.Demand {
-    let current = lock.withLock { () -> Int? in
-      guard case .subscribed = status else { return nil }
-      generation += 1
-      latest = input
-      return generation
+    lock.lock()
+    guard case .subscribed = status else {
+      lock.unlock()
+      return .none
     }
-    guard let current else { return .none }
+    generation += 1
+    let current = generation
+    let replacedValue = latest
+    latest = input
+    isDue = true
+    lock.unlock()
+    // Released here, not under the lock: a value's `deinit` may run any code.
+    withExtendedLifetime(replacedValue) {}
     let newTimer = scheduler.schedule(
       after: scheduler.now.advanced(by: dueTime), interval: dueTime,
       tolerance: scheduler.minimumTolerance, options: options
-    ) { [weak self] in self?.fire(current) }
-    let stale = lock.withLock { () -> (any Cancellable)? in
-      guard case .subscribed = status, generation == current else { return newTimer }
-      defer { timer = newTimer }
-      return timer
+    ) { self.due(current) }
+    lock.lock()
+    guard generation == current, isDue, case .subscribed = status else {
+      lock.unlock()
+      newTimer.cancel()
+      return .none
     }
-    stale?.cancel()
+    let replacedTimer = timer
+    timer = newTimer
+    lock.unlock()
+    replacedTimer?.cancel()
     return .none
   }
 
-  private func fire(_ firing: Int) {
-    let taken = lock.withLock { () -> (Downstream, Input?, (any Cancellable)?)? in
-      guard case .subscribed = status, generation == firing, let downstream else { return nil }
-      defer {
-        latest = nil
-        timer = nil
-      }
-      guard demand > 0 else { return (downstream, nil, timer) }
-      demand -= 1
-      return (downstream, latest, timer)
+  /// Publishes the latest value when the timer of generation `firing` goes off, if the
+  /// subscriber has demand; drops it otherwise.
+  private func due(_ firing: Int) {
+    lock.lock()
+    guard case .subscribed = status, generation == firing, isDue, let value = latest,
+      let target = downstream
+    else {
+      lock.unlock()
+      return
     }
-    guard let (target, value, firedTimer) = taken else { return }
-    firedTimer?.cancel()
-    guard let value else { return }
-    let more = deliveryLock.withLock { target.receive(value) }
-    if more > 0 { lock.withLock { demand += more } }
+    // A timer that fires before `receive(_:)` has stored it finds the replaced one
+    // stored, which is cancelled too; `receive(_:)` then cancels the one that fired.
+    isDue = false
+    let fired = timer
+    timer = nil
+    let hasDemand = demand > .none
+    if hasDemand { demand -= 1 }
+    lock.unlock()
+    fired?.cancel()
+    guard hasDemand else { return }
+    let more = deliver(value, to: target)
+    guard more != .none else { return }
+    lock.lock()
+    demand += more
+    lock.unlock()
   }
 
+  /// Drops the value waiting, if any, and schedules the completion.
   func receive(completion: Subscribers.Completion<Failure>) {
-    let pendingTimer = lock.withLock { () -> (any Cancellable)?? in
-      guard case .subscribed = status else { return .none }
-      status = .terminal
-      latest = nil
-      defer { timer = nil }
-      return .some(timer)
+    lock.lock()
+    guard case .subscribed = status else {
+      lock.unlock()
+      return
     }
-    guard case .some(let pendingTimer) = pendingTimer else { return }
-    pendingTimer?.cancel()
-    // Combine schedules the completion without the operator's options.
-    scheduler.schedule(options: nil) {
-      let target = self.lock.withLock { () -> Downstream? in
-        defer { self.downstream = nil }
-        return self.downstream
-      }
-      guard let target else { return }
-      self.deliveryLock.withLock { target.receive(completion: completion) }
-    }
+    status = .terminal
+    let stopped = timer
+    timer = nil
+    lock.unlock()
+    stopped?.cancel()
+    // Combine schedules the completion without the operator's options, and delivers it
+    // even if the subscriber cancels meanwhile.
+    scheduler.schedule(options: nil) { self.finishScheduled(completion) }
+  }
+
+  /// Delivers the completion, then lets go of the subscriber.
+  private func finishScheduled(_ completion: Subscribers.Completion<Failure>) {
+    lock.lock()
+    let target = downstream
+    downstream = nil
+    lock.unlock()
+    if let target { deliver(completion, to: target) }
   }
 
   func request(_ additional: Subscribers.Demand) {
-    lock.withLock { if downstream != nil { demand += additional } }
+    lock.lock()
+    if case .subscribed = status { demand += additional }
+    lock.unlock()
   }
 
   func cancel() {
-    let taken = lock.withLock { () -> ((any Subscription)?, (any Cancellable)?) in
-      defer {
-        status = .terminal
-        downstream = nil
-        latest = nil
-        timer = nil
-      }
-      return (status.subscription, timer)
+    lock.lock()
+    guard case .subscribed(let upstream) = status else {
+      lock.unlock()
+      return
     }
-    taken.1?.cancel()
-    taken.0?.cancel()
+    status = .terminal
+    let stopped = timer
+    timer = nil
+    lock.unlock()
+    stopped?.cancel()
+    upstream.cancel()
   }
 
   var description: String { "Debounce" }
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+
+  var customMirror: Mirror {
+    lock.lock()
+    let children: KeyValuePairs<String, Any> = [
+      "downstream": downstream.map { $0 as Any } ?? downstream as Any,
+      "downstreamDemand": demand,
+      "currentValue": latest as Any,
+    ]
+    lock.unlock()
+    return Mirror(self, children: children)
+  }
+
   var playgroundDescription: Any { description }
 }

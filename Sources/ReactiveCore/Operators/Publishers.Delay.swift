@@ -3,8 +3,10 @@ extension Publisher {
   /// time on a particular scheduler.
   ///
   /// Values and the completion (finished or failed) each reach the subscriber `interval`
-  /// after the upstream sent them, in the order they were sent. Requests pass upstream
-  /// at once.
+  /// after the upstream sent them, in the order they were sent. The subscription is
+  /// handed over at once, and requests pass upstream at once. Once the upstream has
+  /// completed, the completion is delivered even if the subscriber cancels meanwhile, as
+  /// in Combine.
   ///
   ///     let scheduler = TestScheduler()
   ///     let cancellable = Just(1).delay(for: .seconds(1), scheduler: scheduler)
@@ -82,101 +84,44 @@ extension Publishers {
 
 /// Schedules each value and the completion `interval` after it arrives.
 ///
-/// Scheduled work finds `downstream` gone after `cancel()`, so nothing is delivered; it
-/// holds only this object, which has by then released the subscriber and the upstream.
+/// The scheduled work holds the subscription strongly, as Combine's does (see
+/// ``TimingSubscription``). Like Combine's, it does not describe itself: no custom
+/// description, mirror or playground description.
 final class DelaySubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
-  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  TimingSubscription<Downstream>, Subscriber, Subscription, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
-  /// The lock that guards `status` and `downstream`.
-  private let lock = Lock()
-  /// Held while calling into `downstream`, so deliveries never overlap.
-  private let deliveryLock = RecursiveLock()
-  @exclusivity(unchecked)
-  private var status = SubscriptionStatus.awaitingSubscription
-  @exclusivity(unchecked)
-  private var downstream: Downstream?
   private let interval: Context.SchedulerTimeType.Stride
   private let tolerance: Context.SchedulerTimeType.Stride
   private let scheduler: Context
   private let options: Context.SchedulerOptions?
 
   init(_ publisher: Publishers.Delay<Upstream, Context>, downstream: Downstream) {
-    self.downstream = downstream
     interval = publisher.interval
     tolerance = publisher.tolerance
     scheduler = publisher.scheduler
     options = publisher.options
+    super.init(downstream: downstream)
   }
 
-  private func later(_ action: @escaping () -> Void) {
+  /// Schedules `work` for `interval` from now.
+  private func later(_ work: @escaping () -> Void) {
     scheduler.schedule(
-      after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options, action)
+      after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options, work)
   }
 
   func receive(subscription: any Subscription) {
-    let target = lock.withLock { () -> Downstream? in
-      guard case .awaitingSubscription = status, let downstream else { return nil }
-      status = .subscribed(subscription)
-      return downstream
-    }
-    guard let target else { return subscription.cancel() }
-    deliveryLock.withLock { target.receive(subscription: self) }
+    guard adopt(subscription) else { return }
+    deliver(subscription: self)
   }
 
-  func receive(_ input: Input) -> Subscribers.Demand {
-    let live = lock.withLock { () -> Bool in
-      guard case .subscribed = status else { return false }
-      return true
-    }
-    if live { later { self.deliver(input) } }
-    return .none
-  }
+  func receive(_ input: Input) -> Subscribers.Demand { relay(input, through: later) }
 
-  private func deliver(_ input: Input) {
-    guard let target = lock.withLock({ downstream }) else { return }
-    let more = deliveryLock.withLock { target.receive(input) }
-    guard more > 0, let upstream = lock.withLock({ status.subscription }) else { return }
-    upstream.request(more)
-  }
+  func receive(completion: Subscribers.Completion<Failure>) { relay(completion, through: later) }
 
-  func receive(completion: Subscribers.Completion<Failure>) {
-    let live = lock.withLock { () -> Bool in
-      guard case .subscribed = status else { return false }
-      status = .terminal
-      return true
-    }
-    if live { later { self.deliver(completion) } }
-  }
+  func request(_ demand: Subscribers.Demand) { requestUpstream(demand) }
 
-  private func deliver(_ completion: Subscribers.Completion<Failure>) {
-    let target = lock.withLock { () -> Downstream? in
-      defer { downstream = nil }
-      return downstream
-    }
-    guard let target else { return }
-    deliveryLock.withLock { target.receive(completion: completion) }
-  }
-
-  func request(_ demand: Subscribers.Demand) {
-    lock.withLock { status.subscription }?.request(demand)
-  }
-
-  func cancel() {
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      defer {
-        status = .terminal
-        downstream = nil
-      }
-      return status.subscription
-    }
-    upstream?.cancel()
-  }
-
-  var description: String { "Delay" }
-  var customMirror: Mirror { Mirror(self, children: [:]) }
-  var playgroundDescription: Any { description }
+  func cancel() { endSubscribed()?.cancel() }
 }

@@ -3,7 +3,9 @@ extension Publisher {
   /// publisher.
   ///
   /// The first interval is measured from the subscription. Demand passes through
-  /// unchanged; the upstream completion passes through at once.
+  /// unchanged: the subscriber's requests, and the demand it returns for a value, which
+  /// goes upstream as a request (as in Combine). The upstream completion passes through
+  /// at once.
   ///
   ///     let scheduler = TestScheduler()
   ///     let subject = PassthroughSubject<Void, Never>()
@@ -62,6 +64,9 @@ extension Publishers {
 }
 
 /// Replaces each value with the time since the previous event, read from the scheduler.
+///
+/// The clock is read only while subscribed, and the subscription keeps its subscriber
+/// for as long as it lives, as Combine's does (see ``TimingSubscription``).
 final class MeasureIntervalSubscription<
   Upstream: Publisher, Context: Scheduler, Downstream: Subscriber
 >: Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
@@ -70,14 +75,14 @@ where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure =
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
-  /// The lock that guards `status`, `downstream` and `last`.
+  /// The lock that guards `status` and `last`.
   private let lock = Lock()
   @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
-  @exclusivity(unchecked)
-  private var downstream: Downstream?
+  /// When the previous event (the subscription, then each value) arrived.
   @exclusivity(unchecked)
   private var last: Context.SchedulerTimeType?
+  private let downstream: Downstream
   private let scheduler: Context
 
   init(downstream: Downstream, scheduler: Context) {
@@ -85,54 +90,68 @@ where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure =
     self.scheduler = scheduler
   }
 
+  /// The upstream subscription, if subscribed; the clock is read only then.
+  private var upstream: (any Subscription)? {
+    lock.lock()
+    defer { lock.unlock() }
+    return status.subscription
+  }
+
   func receive(subscription: any Subscription) {
-    let now = scheduler.now
-    let target = lock.withLock { () -> Downstream? in
-      guard case .awaitingSubscription = status, let downstream else { return nil }
-      status = .subscribed(subscription)
-      last = now
-      return downstream
+    lock.lock()
+    guard case .awaitingSubscription = status else {
+      lock.unlock()
+      subscription.cancel()
+      return
     }
-    guard let target else { return subscription.cancel() }
-    target.receive(subscription: self)
+    status = .subscribed(subscription)
+    lock.unlock()
+    let now = scheduler.now
+    lock.lock()
+    if case .subscribed = status, last == nil { last = now }
+    lock.unlock()
+    downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
+    guard upstream != nil else { return .none }
     let now = scheduler.now
-    let taken = lock.withLock { () -> (Downstream, Context.SchedulerTimeType)? in
-      guard case .subscribed = status, let downstream, let previous = last else { return nil }
-      last = now
-      return (downstream, previous)
+    lock.lock()
+    guard case .subscribed(let upstream) = status, let previous = last else {
+      lock.unlock()
+      return .none
     }
-    guard let (target, previous) = taken else { return .none }
-    return target.receive(previous.distance(to: now))
+    last = now
+    lock.unlock()
+    let demand = downstream.receive(previous.distance(to: now))
+    if demand != .none { upstream.request(demand) }
+    return .none
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    let target = lock.withLock { () -> Downstream? in
-      guard case .subscribed = status else { return nil }
-      status = .terminal
-      last = nil
-      defer { downstream = nil }
-      return downstream
+    lock.lock()
+    guard case .subscribed = status else {
+      lock.unlock()
+      return
     }
-    target?.receive(completion: completion)
+    status = .terminal
+    last = nil
+    lock.unlock()
+    downstream.receive(completion: completion)
   }
 
-  func request(_ demand: Subscribers.Demand) {
-    lock.withLock { status.subscription }?.request(demand)
-  }
+  func request(_ demand: Subscribers.Demand) { upstream?.request(demand) }
 
   func cancel() {
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      defer {
-        status = .terminal
-        downstream = nil
-        last = nil
-      }
-      return status.subscription
+    lock.lock()
+    guard case .subscribed(let upstream) = status else {
+      lock.unlock()
+      return
     }
-    upstream?.cancel()
+    status = .terminal
+    last = nil
+    lock.unlock()
+    upstream.cancel()
   }
 
   var description: String { "MeasureInterval" }

@@ -1,10 +1,11 @@
 extension Publisher {
   /// Specifies the scheduler on which to receive elements from the publisher.
   ///
-  /// `receive(on:)` changes the execution context of downstream messages: the
-  /// subscription, every value and the completion reach the subscriber through
-  /// `scheduler.schedule(options:_:)`. Requests and cancellation go upstream directly,
-  /// on the caller's thread.
+  /// `receive(on:)` changes the execution context of downstream messages: every value
+  /// and the completion reach the subscriber through `scheduler.schedule(options:_:)`.
+  /// The subscription itself is handed over at once, and requests and cancellation go
+  /// upstream directly, on the caller's thread, as in Combine. Once the upstream has
+  /// completed, the completion is delivered even if the subscriber cancels meanwhile.
   ///
   ///     let scheduler = TestScheduler()
   ///     let cancellable = Just(1).receive(on: scheduler).sink { print($0) }
@@ -49,7 +50,7 @@ extension Publishers {
       self.options = options
     }
 
-    /// Attaches the subscriber; every downstream message goes through the scheduler.
+    /// Attaches the subscriber; values and the completion go through the scheduler.
     ///
     /// - Parameter subscriber: The subscriber to attach to this publisher.
     public func receive<S: Subscriber>(subscriber: S)
@@ -62,100 +63,43 @@ extension Publishers {
   }
 }
 
-/// Re-delivers every downstream message through the scheduler.
+/// Re-delivers each value and the completion through `scheduler.schedule(options:_:)`.
 ///
-/// Scheduled work keeps the subscription alive until it runs, and finds `downstream`
-/// gone once cancelled, so nothing reaches the subscriber after `cancel()`. Deliveries
-/// are serialized by `deliveryLock` even on a concurrent scheduler.
+/// The scheduled work holds the subscription strongly, as Combine's does: a value
+/// scheduled before `cancel()` is then dropped, and a completion scheduled before it is
+/// still delivered (see ``TimingSubscription``).
 final class ReceiveOnSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
-  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  TimingSubscription<Downstream>, Subscriber, Subscription, CustomStringConvertible,
+  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
-  /// The lock that guards `status` and `downstream`.
-  private let lock = Lock()
-  /// Held while calling into `downstream`, so deliveries never overlap.
-  private let deliveryLock = RecursiveLock()
-  @exclusivity(unchecked)
-  private var status = SubscriptionStatus.awaitingSubscription
-  @exclusivity(unchecked)
-  private var downstream: Downstream?
   private let scheduler: Context
   private let options: Context.SchedulerOptions?
 
   init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-    self.downstream = downstream
     self.scheduler = scheduler
     self.options = options
+    super.init(downstream: downstream)
   }
 
   func receive(subscription: any Subscription) {
-    let accepted = lock.withLock { () -> Bool in
-      guard case .awaitingSubscription = status, downstream != nil else { return false }
-      status = .subscribed(subscription)
-      return true
-    }
-    guard accepted else { return subscription.cancel() }
-    scheduler.schedule(options: options) { self.deliverSubscription() }
-  }
-
-  private func deliverSubscription() {
-    guard let target = lock.withLock({ downstream }) else { return }
-    deliveryLock.withLock { target.receive(subscription: self) }
+    guard adopt(subscription) else { return }
+    deliver(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    let live = lock.withLock { () -> Bool in
-      guard case .subscribed = status else { return false }
-      return true
-    }
-    guard live else { return .none }
-    scheduler.schedule(options: options) { self.deliver(input) }
-    return .none
-  }
-
-  private func deliver(_ input: Input) {
-    guard let target = lock.withLock({ downstream }) else { return }
-    let more = deliveryLock.withLock { target.receive(input) }
-    guard more > 0, let upstream = lock.withLock({ status.subscription }) else { return }
-    upstream.request(more)
+    relay(input) { scheduler.schedule(options: options, $0) }
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    let live = lock.withLock { () -> Bool in
-      guard case .subscribed = status else { return false }
-      status = .terminal
-      return true
-    }
-    guard live else { return }
-    scheduler.schedule(options: options) { self.deliver(completion) }
+    relay(completion) { scheduler.schedule(options: options, $0) }
   }
 
-  private func deliver(_ completion: Subscribers.Completion<Failure>) {
-    let target = lock.withLock { () -> Downstream? in
-      defer { downstream = nil }
-      return downstream
-    }
-    guard let target else { return }
-    deliveryLock.withLock { target.receive(completion: completion) }
-  }
+  func request(_ demand: Subscribers.Demand) { requestUpstream(demand) }
 
-  func request(_ demand: Subscribers.Demand) {
-    lock.withLock { status.subscription }?.request(demand)
-  }
-
-  func cancel() {
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      defer {
-        status = .terminal
-        downstream = nil
-      }
-      return status.subscription
-    }
-    upstream?.cancel()
-  }
+  func cancel() { endSubscribed()?.cancel() }
 
   var description: String { "ReceiveOn" }
   var customMirror: Mirror { Mirror(self, children: [:]) }

@@ -8,6 +8,10 @@ extension Publisher {
   /// through `scheduler.schedule(options:_:)`. Values and the completion pass straight
   /// through, on whatever thread the upstream uses.
   ///
+  /// Calls to the upstream never overlap; one that the upstream makes happen from inside
+  /// another (a request made from within the upstream's `request(_:)`, with a scheduler
+  /// that runs work at once) traps, as it does in Combine.
+  ///
   ///     let scheduler = TestScheduler()
   ///     let cancellable = Just(1).subscribe(on: scheduler).sink { print($0) }
   ///     scheduler.advance()
@@ -65,8 +69,12 @@ extension Publishers {
   }
 }
 
-/// Passes values and completion straight down; sends requests and cancellation upstream
-/// through the scheduler, one at a time (`upstreamLock`).
+/// Passes values and the completion straight down; sends requests and cancellation
+/// upstream through the scheduler, one at a time.
+///
+/// The scheduled work holds the subscription strongly, as Combine's does, and the
+/// subscription keeps its subscriber for as long as it lives (see
+/// ``TimingSubscription``).
 final class SubscribeOnSubscription<
   Upstream: Publisher, Context: Scheduler, Downstream: Subscriber
 >: Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
@@ -75,14 +83,14 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
-  /// The lock that guards `status` and `downstream`.
+  /// The lock that guards `status`.
   private let lock = Lock()
-  /// Held while calling the upstream subscription from the scheduler.
+  /// Held while calling the upstream subscription from the scheduler; a thread that
+  /// already holds it traps instead of entering again.
   private let upstreamLock = RecursiveLock()
   @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
-  @exclusivity(unchecked)
-  private var downstream: Downstream?
+  private let downstream: Downstream
   private let scheduler: Context
   private let options: Context.SchedulerOptions?
 
@@ -93,54 +101,73 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   func receive(subscription: any Subscription) {
-    let target = lock.withLock { () -> Downstream? in
-      guard case .awaitingSubscription = status, let downstream else { return nil }
-      status = .subscribed(subscription)
-      return downstream
+    lock.lock()
+    guard case .awaitingSubscription = status else {
+      lock.unlock()
+      subscription.cancel()
+      return
     }
-    guard let target else { return subscription.cancel() }
-    target.receive(subscription: self)
+    status = .subscribed(subscription)
+    lock.unlock()
+    downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard
-      let target = lock.withLock({ () -> Downstream? in
-        guard case .subscribed = status else { return nil }
-        return downstream
-      })
-    else { return .none }
-    return target.receive(input)
+    lock.lock()
+    guard case .subscribed = status else {
+      lock.unlock()
+      return .none
+    }
+    lock.unlock()
+    return downstream.receive(input)
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    let target = lock.withLock { () -> Downstream? in
-      guard case .subscribed = status else { return nil }
-      status = .terminal
-      defer { downstream = nil }
-      return downstream
+    lock.lock()
+    guard case .subscribed = status else {
+      lock.unlock()
+      return
     }
-    target?.receive(completion: completion)
+    status = .terminal
+    lock.unlock()
+    downstream.receive(completion: completion)
   }
 
   func request(_ demand: Subscribers.Demand) {
-    guard let upstream = lock.withLock({ status.subscription }) else { return }
-    scheduler.schedule(options: options) {
-      self.upstreamLock.withLock { upstream.request(demand) }
+    lock.lock()
+    guard case .subscribed(let upstream) = status else {
+      lock.unlock()
+      return
     }
+    lock.unlock()
+    scheduler.schedule(options: options) { self.callUpstream { upstream.request(demand) } }
   }
 
+  /// Cancels on the scheduler; from here on nothing passes either way, and a request
+  /// already scheduled still reaches the upstream first.
   func cancel() {
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      defer {
-        status = .terminal
-        downstream = nil
-      }
-      return status.subscription
+    lock.lock()
+    guard case .subscribed(let upstream) = status else {
+      lock.unlock()
+      return
     }
-    guard let upstream else { return }
-    scheduler.schedule(options: options) {
-      self.upstreamLock.withLock { upstream.cancel() }
+    status = .terminal
+    lock.unlock()
+    scheduler.schedule(options: options) { self.callUpstream { upstream.cancel() } }
+  }
+
+  /// Runs `call` to the upstream under ``upstreamLock``.
+  private func callUpstream(_ call: () -> Void) {
+    let acquired = upstreamLock.enter()
+    // Combine's lock here is not recursive, and traps when the thread holding it asks
+    // again; a recursive entry would let the upstream see nested calls it never allows.
+    guard acquired else {
+      preconditionFailure(
+        "subscribe(on:) called its upstream from inside a call to it: a request or cancel "
+          + "made recursively, on a scheduler that runs work at once")
     }
+    defer { upstreamLock.exit(acquired) }
+    call()
   }
 
   var description: String { "SubscribeOn" }

@@ -84,21 +84,18 @@ extension Publishers {
 
 /// Holds at most one scheduled emission (a value, a completion, or a value then the
 /// completion) and the time of the last emitted value.
+///
+/// It reads the scheduler's clock as Combine's does, which a recording scheduler can see:
+/// when created, when subscribed, for each value and completion that arrives while
+/// subscribed, and when it emits a value alone. The scheduled emission holds the
+/// subscription weakly, and the subscriber is let go once the subscription ends.
 final class ThrottleSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
-  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  TimingSubscription<Downstream>, Subscriber, Subscription, CustomStringConvertible,
+  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
-  /// The lock that guards every `var`.
-  private let lock = Lock()
-  /// Held while calling into `downstream`, so deliveries never overlap.
-  private let deliveryLock = RecursiveLock()
-  @exclusivity(unchecked)
-  private var status = SubscriptionStatus.awaitingSubscription
-  @exclusivity(unchecked)
-  private var downstream: Downstream?
   @exclusivity(unchecked)
   private var demand = Subscribers.Demand.none
   @exclusivity(unchecked)
@@ -112,94 +109,144 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   private let latest: Bool
 
   init(_ publisher: Publishers.Throttle<Upstream, Context>, downstream: Downstream) {
-    self.downstream = downstream
     interval = publisher.interval
     scheduler = publisher.scheduler
     latest = publisher.latest
+    // Combine reads the clock here and again on subscription; nothing depends on either
+    // reading, but a scheduler sees both.
+    _ = scheduler.now
+    super.init(downstream: downstream)
   }
 
   private var hasScheduledEmission: Bool { pendingValue != nil || pendingCompletion != nil }
 
-  func receive(subscription: any Subscription) {
-    let target = lock.withLock { () -> Downstream? in
-      guard case .awaitingSubscription = status, let downstream else { return nil }
-      status = .subscribed(subscription)
-      return downstream
-    }
-    guard let target else { return subscription.cancel() }
-    deliveryLock.withLock { target.receive(subscription: self) }
-    subscription.request(.unlimited)
+  /// Whether the subscription is subscribed; the clock is read only then.
+  private var isSubscribed: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    if case .subscribed = status { return true }
+    return false
   }
 
-  func receive(_ input: Input) -> Subscribers.Demand {
-    let now = scheduler.now
-    let emitAt = lock.withLock { () -> Context.SchedulerTimeType?? in
-      guard case .subscribed = status, demand > 0 else { return .none }
-      if hasScheduledEmission {
-        if latest { pendingValue = input }
-        return .none
-      }
-      demand -= 1
-      pendingValue = input
-      guard let lastEmission else { return .some(nil) }
-      let earliest = lastEmission.advanced(by: interval)
-      return .some(earliest > now ? earliest : nil)
+  /// Ends the subscription and lets go of the subscriber and anything pending; the caller
+  /// holds the lock.
+  ///
+  /// - Returns: What it let go of, for the caller to release once it has unlocked: a
+  ///   subscriber's or a value's `deinit` may run any code.
+  private func terminate() -> (Downstream?, Input?, Subscribers.Completion<Failure>?) {
+    defer {
+      status = .terminal
+      downstream = nil
+      pendingValue = nil
+      pendingCompletion = nil
     }
-    switch emitAt {
-    case .none: break
-    case .some(.none): scheduler.schedule { self.emit() }
-    case .some(.some(let date)): scheduler.schedule(after: date) { self.emit() }
+    return (downstream, pendingValue, pendingCompletion)
+  }
+
+  func receive(subscription: any Subscription) {
+    guard adopt(subscription) else { return }
+    _ = scheduler.now
+    subscription.request(.unlimited)
+    deliver(subscription: self)
+  }
+
+  /// Schedules `input` if nothing is scheduled (at once, or when `interval` has passed
+  /// since the last emission), replaces the scheduled value when `latest` is `true`, and
+  /// drops it otherwise or when the subscriber has no demand.
+  func receive(_ input: Input) -> Subscribers.Demand {
+    guard isSubscribed else { return .none }
+    let now = scheduler.now
+    lock.lock()
+    guard case .subscribed = status, demand > .none else {
+      lock.unlock()
+      return .none
+    }
+    if hasScheduledEmission {
+      let dropped = latest ? pendingValue : input
+      if latest { pendingValue = input }
+      lock.unlock()
+      withExtendedLifetime(dropped) {}
+      return .none
+    }
+    let due = lastEmission.map { Swift.max(now, $0.advanced(by: interval)) } ?? now
+    demand -= 1
+    pendingValue = input
+    lock.unlock()
+    if due == now {
+      scheduler.schedule { [weak self] in self?.emit() }
+    } else {
+      scheduler.schedule(after: due) { [weak self] in self?.emit() }
     }
     return .none
   }
 
+  /// Schedules the completion at once, or lets it follow the value already scheduled.
   func receive(completion: Subscribers.Completion<Failure>) {
-    let needsScheduling = lock.withLock { () -> Bool in
-      guard case .subscribed = status else { return false }
-      status = .terminal
-      let waiting = hasScheduledEmission
-      pendingCompletion = completion
-      return !waiting
+    guard isSubscribed else { return }
+    _ = scheduler.now
+    lock.lock()
+    guard case .subscribed(let upstream) = status else {
+      lock.unlock()
+      return
     }
-    if needsScheduling { scheduler.schedule { self.emit() } }
+    status = .pendingTerminal(upstream)
+    let waiting = hasScheduledEmission
+    pendingCompletion = completion
+    lock.unlock()
+    if !waiting { scheduler.schedule { [weak self] in self?.emit() } }
   }
 
+  /// Delivers what is scheduled: a value, the completion, or a value then the completion.
   private func emit() {
-    let now = scheduler.now
-    let taken = lock.withLock { () -> (Downstream, Input?, Subscribers.Completion<Failure>?)? in
-      guard let downstream, hasScheduledEmission else { return nil }
-      let value = pendingValue
-      let completion = pendingCompletion
-      pendingValue = nil
-      pendingCompletion = nil
-      if value != nil { lastEmission = now }
-      if completion != nil { self.downstream = nil }
-      return (downstream, value, completion)
+    lock.lock()
+    guard status.subscription != nil else {
+      lock.unlock()
+      return
     }
-    guard let (target, value, completion) = taken else { return }
+    let emitsValueAlone = pendingValue != nil && pendingCompletion == nil
+    lock.unlock()
+    let now = emitsValueAlone ? scheduler.now : nil
+    lock.lock()
+    guard status.subscription != nil, let target = downstream else {
+      lock.unlock()
+      return
+    }
+    let value = pendingValue
+    let completion = pendingCompletion
+    pendingValue = nil
+    pendingCompletion = nil
+    if let now, completion == nil { lastEmission = now }
+    let released = completion != nil ? terminate() : nil
+    lock.unlock()
+    withExtendedLifetime(released) {}
     let more = deliveryLock.withLock { () -> Subscribers.Demand in
       let more = value.map { target.receive($0) } ?? .none
       if let completion { target.receive(completion: completion) }
       return more
     }
-    if more > 0 { lock.withLock { if downstream != nil { demand += more } } }
+    guard more != .none else { return }
+    lock.lock()
+    demand += more
+    lock.unlock()
   }
 
   func request(_ additional: Subscribers.Demand) {
-    lock.withLock { if downstream != nil { demand += additional } }
+    guard additional > .none else { return }
+    lock.lock()
+    if case .subscribed = status { demand += additional }
+    lock.unlock()
   }
 
+  /// Cancels the upstream, whether or not a completion is pending, and lets go of the
+  /// subscriber. Cancelling before the upstream subscription arrives makes the
+  /// subscription cancel it when it comes, as in Combine.
   func cancel() {
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      defer {
-        status = .terminal
-        downstream = nil
-        pendingValue = nil
-        pendingCompletion = nil
-      }
-      return status.subscription
-    }
+    lock.lock()
+    let upstream = status.subscription
+    let released = terminate()
+    lock.unlock()
     upstream?.cancel()
+    withExtendedLifetime(released) {}
   }
 
   var description: String { "Throttle" }

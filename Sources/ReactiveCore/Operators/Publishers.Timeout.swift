@@ -2,10 +2,15 @@ extension Publisher {
   /// Terminates publishing if the upstream publisher exceeds the specified time interval
   /// without producing an element.
   ///
-  /// The clock starts at subscription and restarts with every value. Values and the
-  /// upstream completion are delivered on the scheduler. If `interval` passes without a
-  /// value, the publisher cancels the upstream and fails with `customError()`, or
-  /// finishes normally when `customError` is `nil`.
+  /// The clock starts at subscription, starts again at the subscriber's first request,
+  /// and restarts with every value. Values and the upstream completion are delivered on
+  /// the scheduler. If `interval` passes without a value, the publisher cancels the
+  /// upstream and fails with `customError()`, or finishes normally when `customError` is
+  /// `nil`.
+  ///
+  /// The clock is a repeating timer on `scheduler`; a scheduler that runs it at once,
+  /// such as ``ImmediateScheduler``, would time out while the timer is being set up, so
+  /// subscribing traps there, as it does in Combine.
   ///
   ///     let scheduler = TestScheduler()
   ///     let subject = PassthroughSubject<Int, Never>()
@@ -84,145 +89,189 @@ extension Publishers {
   }
 }
 
-/// Restarts a cancellable timer on each value and re-delivers events on the scheduler.
+/// Keeps one timer running on the scheduler, started again by the first request and by
+/// each value, and re-delivers values and the completion through the scheduler.
 ///
-/// Each timer carries its generation, so a timer cancelled while already firing on
-/// another thread is ignored.
+/// Each timer carries its generation, so that one replaced or cancelled while firing on
+/// another thread times nothing out. The timer and the scheduled deliveries hold the
+/// subscription strongly, as Combine's do (see ``TimingSubscription``).
 final class TimeoutSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
-  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  TimingSubscription<Downstream>, Subscriber, Subscription, CustomStringConvertible,
+  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
-  /// The lock that guards every `var`.
-  private let lock = Lock()
-  /// Held while calling into `downstream`, so deliveries never overlap.
-  private let deliveryLock = RecursiveLock()
   @exclusivity(unchecked)
-  private var status = SubscriptionStatus.awaitingSubscription
+  private var didTimeOut = false
+  /// Whether the subscriber has requested anything yet.
   @exclusivity(unchecked)
-  private var downstream: Downstream?
-  @exclusivity(unchecked)
-  private var customError: (() -> Failure)?
+  private var hasRequested = false
+  /// The generation of the newest timer; a firing timer of another one is stale.
   @exclusivity(unchecked)
   private var generation = 0
   @exclusivity(unchecked)
   private var timer: (any Cancellable)?
+  /// The thread starting a timer, while it is in the scheduler's hands (zero otherwise).
+  @exclusivity(unchecked)
+  private var clockStarter: UInt = 0
   private let interval: Context.SchedulerTimeType.Stride
   private let scheduler: Context
   private let options: Context.SchedulerOptions?
+  private let customError: (() -> Failure)?
 
   init(_ publisher: Publishers.Timeout<Upstream, Context>, downstream: Downstream) {
-    self.downstream = downstream
-    customError = publisher.customError
     interval = publisher.interval
     scheduler = publisher.scheduler
     options = publisher.options
+    customError = publisher.customError
+    super.init(downstream: downstream)
   }
 
   func receive(subscription: any Subscription) {
-    let target = lock.withLock { () -> Downstream? in
-      guard case .awaitingSubscription = status, let downstream else { return nil }
-      status = .subscribed(subscription)
-      return downstream
-    }
-    guard let target else { return subscription.cancel() }
-    restartTimer()
-    deliveryLock.withLock { target.receive(subscription: self) }
+    guard adopt(subscription) else { return }
+    startClock()
+    deliver(subscription: self)
   }
 
-  /// Starts a new timer generation and cancels the previous timer.
-  private func restartTimer() {
-    let current = lock.withLock { () -> Int in
-      generation += 1
-      return generation
-    }
+  /// Starts a new timer of `interval`, replacing (and cancelling) the running one.
+  ///
+  /// The scheduler is called without the lock, so a newer timer or the end of the
+  /// subscription may come meanwhile; the new timer is then cancelled at once.
+  private func startClock() {
+    lock.lock()
+    generation += 1
+    let current = generation
+    clockStarter = RecursiveLock.currentThread
+    lock.unlock()
     let newTimer = scheduler.schedule(
       after: scheduler.now.advanced(by: interval), interval: interval,
       tolerance: scheduler.minimumTolerance, options: options
-    ) { [weak self] in self?.timedOut(current) }
-    let stale = lock.withLock { () -> (any Cancellable)? in
-      guard case .subscribed = status, generation == current else { return newTimer }
-      defer { timer = newTimer }
-      return timer
+    ) { self.timeOut(current) }
+    lock.lock()
+    clockStarter = 0
+    guard generation == current, !didTimeOut, case .subscribed = status else {
+      lock.unlock()
+      newTimer.cancel()
+      return
     }
-    stale?.cancel()
+    let replaced = timer
+    timer = newTimer
+    lock.unlock()
+    replaced?.cancel()
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    let live = lock.withLock { () -> Bool in
-      guard case .subscribed = status else { return false }
-      return true
+    lock.lock()
+    guard !didTimeOut, case .subscribed = status else {
+      lock.unlock()
+      return .none
     }
-    guard live else { return .none }
-    restartTimer()
-    scheduler.schedule(options: options) { self.deliver(input) }
+    lock.unlock()
+    startClock()
+    scheduler.schedule(options: options) { self.deliverScheduled(input) }
     return .none
   }
 
-  private func deliver(_ input: Input) {
-    guard let target = lock.withLock({ downstream }) else { return }
-    let more = deliveryLock.withLock { target.receive(input) }
-    guard more > 0, let upstream = lock.withLock({ status.subscription }) else { return }
-    upstream.request(more)
+  /// Delivers a value scheduled earlier, unless the subscription ended meanwhile, and
+  /// asks the upstream for the subscriber's further demand.
+  private func deliverScheduled(_ input: Input) {
+    lock.lock()
+    guard !didTimeOut, case .subscribed(let upstream) = status, let target = downstream else {
+      lock.unlock()
+      return
+    }
+    lock.unlock()
+    let demand = deliver(input, to: target)
+    if demand != .none { upstream.request(demand) }
   }
 
+  /// Stops the clock and schedules the completion. The subscription stays subscribed
+  /// until the completion runs: cancelling meanwhile still reaches the upstream and
+  /// drops the completion, as in Combine.
   func receive(completion: Subscribers.Completion<Failure>) {
-    let taken = lock.withLock { () -> (any Cancellable)?? in
-      guard case .subscribed = status else { return .none }
-      status = .terminal
-      customError = nil
-      defer { timer = nil }
-      return .some(timer)
+    lock.lock()
+    guard case .subscribed = status else {
+      lock.unlock()
+      return
     }
-    guard case .some(let pendingTimer) = taken else { return }
-    pendingTimer?.cancel()
-    scheduler.schedule(options: options) { self.finish(completion) }
+    let stopped = timer
+    timer = nil
+    lock.unlock()
+    stopped?.cancel()
+    scheduler.schedule(options: options) { self.finishScheduled(completion) }
   }
 
-  private func finish(_ completion: Subscribers.Completion<Failure>) {
-    let target = lock.withLock { () -> Downstream? in
-      defer { downstream = nil }
-      return downstream
+  /// Delivers a completion scheduled earlier, unless the subscription ended meanwhile.
+  ///
+  /// A first request made while the completion waited started the clock again; that
+  /// timer is stopped here, or it would repeat, and keep the subscription, for good.
+  private func finishScheduled(_ completion: Subscribers.Completion<Failure>) {
+    lock.lock()
+    guard case .subscribed = status, let target = downstream else {
+      lock.unlock()
+      return
     }
-    guard let target else { return }
-    deliveryLock.withLock { target.receive(completion: completion) }
+    status = .terminal
+    let stopped = timer
+    timer = nil
+    lock.unlock()
+    stopped?.cancel()
+    deliver(completion, to: target)
   }
 
-  private func timedOut(_ firing: Int) {
-    let taken = lock.withLock {
-      () -> ((any Subscription), (any Cancellable)?, (() -> Failure)?)? in
-      guard generation == firing, case .subscribed(let upstream) = status else { return nil }
-      defer {
-        status = .terminal
-        timer = nil
-        customError = nil
-      }
-      return (upstream, timer, customError)
+  /// Ends the subscription when the timer of generation `firing` goes off.
+  private func timeOut(_ firing: Int) {
+    lock.lock()
+    // Combine sets the timer up under its lock, so a scheduler that runs the timer at once
+    // takes that lock again on the same thread, which traps. Trap here too, saying why.
+    guard clockStarter != RecursiveLock.currentThread else {
+      lock.unlock()
+      preconditionFailure(
+        "timeout(_:scheduler:) needs a scheduler that runs its timer later, not at once")
     }
-    guard let (upstream, firedTimer, makeError) = taken else { return }
-    firedTimer?.cancel()
+    guard generation == firing, !didTimeOut, case .subscribed(let upstream) = status,
+      let target = downstream
+    else {
+      lock.unlock()
+      return
+    }
+    didTimeOut = true
+    status = .terminal
+    let fired = timer
+    timer = nil
+    lock.unlock()
+    fired?.cancel()
     upstream.cancel()
-    finish(makeError.map { .failure($0()) } ?? .finished)
+    deliver(customError.map { .failure($0()) } ?? .finished, to: target)
   }
 
+  /// Passes the request upstream; the first one starts the clock again.
   func request(_ demand: Subscribers.Demand) {
-    lock.withLock { status.subscription }?.request(demand)
+    lock.lock()
+    guard case .subscribed(let upstream) = status else {
+      lock.unlock()
+      return
+    }
+    let isFirst = !hasRequested
+    hasRequested = true
+    lock.unlock()
+    if isFirst { startClock() }
+    upstream.request(demand)
   }
 
   func cancel() {
-    let taken = lock.withLock { () -> ((any Subscription)?, (any Cancellable)?) in
-      defer {
-        status = .terminal
-        downstream = nil
-        customError = nil
-        timer = nil
-      }
-      return (status.subscription, timer)
+    lock.lock()
+    guard case .subscribed(let upstream) = status else {
+      lock.unlock()
+      return
     }
-    taken.1?.cancel()
-    taken.0?.cancel()
+    status = .terminal
+    let stopped = timer
+    timer = nil
+    lock.unlock()
+    stopped?.cancel()
+    upstream.cancel()
   }
 
   var description: String { "Timeout" }

@@ -1,0 +1,204 @@
+/// Where a timing operator's subscription stands with its upstream.
+///
+/// ``SubscriptionStatus`` with one more state: Combine's `receive(on:)`, `delay` and
+/// `throttle` keep the upstream subscription while a completion waits on the scheduler,
+/// so that a value delivered ahead of it can still ask the upstream for more (in
+/// `receive(on:)` and `delay`, the subscriber's requests and cancellation no longer reach
+/// it then).
+enum TimingStatus {
+  /// No subscription has arrived yet.
+  case awaitingSubscription
+  /// Subscribed; holds the upstream subscription.
+  case subscribed(any Subscription)
+  /// The upstream completed and the completion waits on the scheduler; holds the
+  /// upstream subscription.
+  case pendingTerminal(any Subscription)
+  /// Completed or cancelled: nothing more passes.
+  case terminal
+
+  /// The upstream subscription, while subscribed or while the completion is pending.
+  var subscription: (any Subscription)? {
+    switch self {
+    case .subscribed(let subscription), .pendingTerminal(let subscription): subscription
+    case .awaitingSubscription, .terminal: nil
+    }
+  }
+}
+
+/// The skeleton shared by the subscriptions of the operators that deliver on a scheduler:
+/// `receive(on:)`, `delay`, `timeout`, `debounce` and `throttle`.
+///
+/// It holds the status and the subscriber under ``lock``, and serializes every call into
+/// the subscriber with ``deliveryLock``: a scheduler may run two deliveries at once (a
+/// concurrent queue, or a virtual clock advanced from two threads), and Combine's
+/// operators keep them from overlapping in the same way. That lock is recursive, so a
+/// subscriber may send to its own upstream from inside a delivery on an immediate
+/// scheduler. Neither lock is held while calling the upstream or the scheduler, and
+/// ``lock`` is never held while calling the subscriber.
+///
+/// Combine's `receive(on:)`, `delay` and `timeout` keep their subscriber for as long as
+/// they live, even after completing or being cancelled: a subscriber that holds on to its
+/// subscription makes a cycle that only the subscriber can break, as `Sink` does. Work
+/// already on the scheduler keeps the subscription, and so the subscriber, alive until
+/// it has run. `throttle` lets go of the subscriber once it is done; `debounce` does so
+/// once it has delivered its completion (OpenCombine's keeps it, but no test against
+/// Combine shows which, and Ripple's leak tests expect it gone).
+class TimingSubscription<Downstream: Subscriber>: @unchecked Sendable {
+  /// The lock that guards ``status``, ``downstream`` and the subclass's own state.
+  final let lock = Lock()
+  /// Held while calling into ``downstream``, so that deliveries never overlap.
+  final let deliveryLock = RecursiveLock()
+  @exclusivity(unchecked)
+  final var status = TimingStatus.awaitingSubscription
+  /// The subscriber; `nil` once an operator that lets go of it is done.
+  @exclusivity(unchecked)
+  final var downstream: Downstream?
+
+  init(downstream: Downstream) { self.downstream = downstream }
+
+  // MARK: Upstream
+
+  /// Takes `subscription` as the upstream if it is the first to arrive, and cancels it
+  /// otherwise (a second subscription, or one arriving after `throttle` was cancelled).
+  ///
+  /// - Returns: Whether `subscription` is now the upstream.
+  final func adopt(_ subscription: any Subscription) -> Bool {
+    lock.lock()
+    guard case .awaitingSubscription = status else {
+      lock.unlock()
+      subscription.cancel()
+      return false
+    }
+    status = .subscribed(subscription)
+    lock.unlock()
+    return true
+  }
+
+  /// Passes a request to the upstream, unless the upstream has completed or the
+  /// subscription was cancelled.
+  final func requestUpstream(_ demand: Subscribers.Demand) {
+    lock.lock()
+    guard case .subscribed(let upstream) = status else {
+      lock.unlock()
+      return
+    }
+    lock.unlock()
+    upstream.request(demand)
+  }
+
+  /// Ends the subscription and returns the upstream to cancel, if it was subscribed.
+  ///
+  /// Cancelling before the upstream subscription arrives, or after the upstream
+  /// completed, changes nothing: the subscription still takes the upstream when it comes,
+  /// and a pending completion is still delivered, as in Combine.
+  final func endSubscribed() -> (any Subscription)? {
+    lock.lock()
+    guard case .subscribed(let upstream) = status else {
+      lock.unlock()
+      return nil
+    }
+    status = .terminal
+    lock.unlock()
+    return upstream
+  }
+
+  // MARK: Downstream
+
+  /// The subscriber, if the subscription still has one.
+  final var currentDownstream: Downstream? {
+    lock.lock()
+    defer { lock.unlock() }
+    return downstream
+  }
+
+  /// Hands `subscription` (the operator's own) to the subscriber.
+  final func deliver(subscription: any Subscription) {
+    guard let target = currentDownstream else { return }
+    deliveryLock.withLock { target.receive(subscription: subscription) }
+  }
+
+  /// Delivers `value` to `target`, one delivery at a time.
+  ///
+  /// - Returns: The subscriber's further demand.
+  final func deliver(_ value: Downstream.Input, to target: Downstream) -> Subscribers.Demand {
+    deliveryLock.withLock { target.receive(value) }
+  }
+
+  /// Delivers `completion` to `target`, one delivery at a time.
+  final func deliver(
+    _ completion: Subscribers.Completion<Downstream.Failure>, to target: Downstream
+  ) {
+    deliveryLock.withLock { target.receive(completion: completion) }
+  }
+
+  // MARK: Relaying through the scheduler (receive(on:), delay)
+
+  /// Hands `value` to `schedule`, which runs its delivery on the scheduler, unless the
+  /// upstream has completed or the subscription was cancelled.
+  ///
+  /// The scheduled work holds this subscription strongly, as in Combine: it, and the
+  /// subscriber with it, lives until the work has run, even if cancelled meanwhile.
+  ///
+  /// - Returns: No demand: the subscriber's answer goes upstream once it is delivered.
+  final func relay(
+    _ value: Downstream.Input, through schedule: (@escaping () -> Void) -> Void
+  ) -> Subscribers.Demand {
+    lock.lock()
+    guard case .subscribed = status else {
+      lock.unlock()
+      return .none
+    }
+    lock.unlock()
+    schedule { self.deliverRelayed(value) }
+    return .none
+  }
+
+  /// Delivers a value relayed earlier, unless the subscription was cancelled meanwhile,
+  /// and asks the upstream for the subscriber's further demand, even if the upstream
+  /// completed meanwhile (Combine does).
+  private func deliverRelayed(_ value: Downstream.Input) {
+    lock.lock()
+    guard status.subscription != nil, let target = downstream else {
+      lock.unlock()
+      return
+    }
+    lock.unlock()
+    let demand = deliver(value, to: target)
+    guard demand != .none else { return }
+    lock.lock()
+    let upstream = status.subscription
+    lock.unlock()
+    upstream?.request(demand)
+  }
+
+  /// Hands `completion` to `schedule`, which runs its delivery on the scheduler, unless
+  /// the upstream already completed or the subscription was cancelled.
+  ///
+  /// From here on the subscriber's requests and cancellation are ignored, and the
+  /// completion is delivered whatever happens meanwhile.
+  final func relay(
+    _ completion: Subscribers.Completion<Downstream.Failure>,
+    through schedule: (@escaping () -> Void) -> Void
+  ) {
+    lock.lock()
+    guard case .subscribed(let upstream) = status else {
+      lock.unlock()
+      return
+    }
+    status = .pendingTerminal(upstream)
+    lock.unlock()
+    schedule { self.deliverRelayed(completion) }
+  }
+
+  /// Delivers a completion relayed earlier.
+  private func deliverRelayed(_ completion: Subscribers.Completion<Downstream.Failure>) {
+    lock.lock()
+    guard case .pendingTerminal = status, let target = downstream else {
+      lock.unlock()
+      return
+    }
+    status = .terminal
+    lock.unlock()
+    deliver(completion, to: target)
+  }
+}

@@ -35,15 +35,19 @@ private final class RecordingPublisher: Publisher, @unchecked Sendable {
     }
   }
 
-  @Test func eventsBeforeASubscriptionAreIgnored() {
+  /// Combine's sink takes values and a completion even before its subscription (OpenCombine's
+  /// SinkTests, run against Combine, check this); after the completion it takes nothing.
+  @Test func eventsBeforeASubscriptionReachTheSinkAsInCombine() {
     var values: [Int] = []
     var completions = 0
     let sink = Subscribers.Sink<Int, Never>(
       receiveCompletion: { _ in completions += 1 }, receiveValue: { values.append($0) })
     #expect(sink.receive(1) == .none)
     sink.receive(completion: .finished)
-    #expect(values.isEmpty)
-    #expect(completions == 0)
+    #expect(sink.receive(2) == .none)
+    sink.receive(completion: .finished)
+    #expect(values == [1])
+    #expect(completions == 1)
   }
 
   @Test func aSecondSubscriptionIsCancelled() {
@@ -61,4 +65,19 @@ private final class AnyCancellableSubscription: Subscription, @unchecked Sendabl
   init(_ onCancel: @escaping () -> Void) { self.onCancel = onCancel }
   func request(_ demand: Subscribers.Demand) {}
   func cancel() { onCancel() }
+}
+
+/// A sink's cancel before its subscription, as Combine's.
+@Suite struct SinkCancelCombineTests {
+  @Test func aCancelBeforeTheSubscriptionKeepsTheSinkUsable() {
+    var values: [Int] = []
+    let sink = Subscribers.Sink<Int, Never>(
+      receiveCompletion: { _ in }, receiveValue: { values.append($0) })
+    sink.cancel()
+    let subject = PassthroughSubject<Int, Never>()
+    subject.subscribe(sink)
+    subject.send(3)
+    #expect(values == [3])
+    sink.cancel()
+  }
 }

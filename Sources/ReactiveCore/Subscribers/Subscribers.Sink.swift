@@ -26,8 +26,10 @@ extension Subscribers {
     /// Whether values reach `valueHandler`: from the subscription until cancellation or
     /// completion. An atomic, so that each value costs no lock; declared next to the
     /// flags so that it fills padding.
+    /// Whether values reach the closure: from the start, as in Combine (a value sent
+    /// before the subscription is delivered), until the completion or a cancel.
     @usableFromInline
-    let acceptsValues = Atomic(false)
+    let acceptsValues = Atomic(true)
     // Class-bound (16 bytes, not 41): a sink is most of what a live subscription costs.
     // The rare value-type subscription is boxed.
     @usableFromInline
@@ -106,7 +108,8 @@ extension Subscribers {
     /// Runs `receiveCompletion` once, then releases both closures.
     public func receive(completion: Subscribers.Completion<Failure>) {
       lock.lock()
-      guard isSubscribed else {
+      // As in Combine, a completion ends the sink even before its subscription.
+      guard !isTerminal else {
         lock.unlock()
         return
       }
@@ -125,6 +128,12 @@ extension Subscribers {
     /// the completion closure is released.
     public func cancel() {
       lock.lock()
+      // As in Combine, a cancel before the subscription does nothing: the sink keeps its
+      // closures and still accepts a subscription.
+      guard isSubscribed else {
+        lock.unlock()
+        return
+      }
       let taken = (upstream, completionHandler)
       acceptsValues.store(false, ordering: .releasing)
       isSubscribed = false

@@ -133,3 +133,39 @@ private struct RecordedError: Error, Codable {}
     #expect(String(decoding: data, as: UTF8.self) == #"[{"_nanoseconds":7}]"#)
   }
 }
+
+/// `Future` subscriptions as Combine's.
+@Suite struct FutureCombineTests {
+  @Test func aCancelledSubscriberIsForgottenByTheFuture() {
+    var promise: Future<Int, Never>.Promise?
+    let future = Future<Int, Never> { promise = $0 }
+    weak var weakSink: Subscribers.Sink<Int, Never>?
+    do {
+      let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+      weakSink = sink
+      future.subscribe(sink)
+      sink.cancel()
+    }
+    #expect(weakSink == nil)
+    promise?(.success(1))
+  }
+
+  @Test func theSubscriptionMirrorsItsFutureUntilItDelivers() {
+    var promise: Future<Int, Never>.Promise?
+    let future = Future<Int, Never> { promise = $0 }
+    let held = LockedBox<(any Subscription)?>(nil)
+    future.subscribe(
+      AnySubscriber<Int, Never>(
+        receiveSubscription: { subscription in held.withLock { $0 = subscription } },
+        receiveValue: { _ in .none }, receiveCompletion: { _ in }))
+    let subscription = held.withLock { $0 }
+    func parent() -> Any? {
+      subscription.flatMap { Mirror(reflecting: $0).children.first { $0.label == "parent" }?.value }
+    }
+    #expect("\(parent() ?? "none")".contains("Future"))
+    subscription?.request(.unlimited)
+    promise?(.success(1))
+    #expect("\(parent() ?? "none")" == "nil")
+    held.withLock { $0 = nil }
+  }
+}

@@ -40,10 +40,15 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     for target in targets { target.fulfill(result) }
   }
 
+  /// Forgets a cancelled subscription that was still waiting for the result.
+  fileprivate func remove(_ subscription: FutureSubscriptionBase<Output, Failure>) {
+    lock.withLock { waiting.removeAll { $0 === subscription } }
+  }
+
   /// Attaches the subscriber; it receives the result once both the result and demand are
   /// there.
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-    let subscription = FutureSubscription(downstream: subscriber)
+    let subscription = FutureSubscription(parent: self, downstream: subscriber)
     let known = lock.withLock { () -> Result<Output, Failure>? in
       if result == nil { waiting.append(subscription) }
       return result
@@ -68,6 +73,10 @@ final class FutureSubscription<Downstream: Subscriber>: FutureSubscriptionBase<
 
   /// The lock that guards all three stored properties.
   private let lock = Lock()
+  /// The future, until the result is delivered or the subscription is cancelled (its
+  /// mirror shows it, as Combine's does).
+  @exclusivity(unchecked)
+  private var parent: Future<Output, Failure>?
   @exclusivity(unchecked)
   private var downstream: Downstream?
   @exclusivity(unchecked)
@@ -75,7 +84,10 @@ final class FutureSubscription<Downstream: Subscriber>: FutureSubscriptionBase<
   @exclusivity(unchecked)
   private var result: Result<Output, Failure>?
 
-  init(downstream: Downstream) { self.downstream = downstream }
+  init(parent: Future<Output, Failure>, downstream: Downstream) {
+    self.parent = parent
+    self.downstream = downstream
+  }
 
   override func fulfill(_ result: Result<Output, Failure>) {
     let ready = lock.withLock { () -> Downstream? in
@@ -108,21 +120,41 @@ final class FutureSubscription<Downstream: Subscriber>: FutureSubscriptionBase<
     switch result {
     case .success(let value):
       _ = target.receive(value)
+      let parent = lock.withLock { self.parent.take() }
+      _ = parent
       target.receive(completion: .finished)
     case .failure(let error):
+      let parent = lock.withLock { self.parent.take() }
+      _ = parent
       target.receive(completion: .failure(error))
     }
   }
 
   func cancel() {
-    let released = lock.withLock { () -> Downstream? in
-      defer { downstream = nil }
-      return downstream
+    let released = lock.withLock { () -> (Downstream?, Future<Output, Failure>?) in
+      defer {
+        downstream = nil
+        parent = nil
+      }
+      return (downstream, parent)
     }
-    _ = released
+    released.1?.remove(self)
   }
 
   var description: String { "Future" }
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+
+  /// Combine's children: the future (as parent and as subject), the subscriber, and
+  /// whether it has asked for the value.
+  var customMirror: Mirror {
+    let (parent, downstream, hasDemand) = lock.withLock {
+      (self.parent, self.downstream, self.hasDemand)
+    }
+    return Mirror(
+      self,
+      children: [
+        "parent": parent as Any, "downstream": downstream as Any, "hasAnyDemand": hasDemand,
+        "subject": parent as Any,
+      ])
+  }
   var playgroundDescription: Any { description }
 }

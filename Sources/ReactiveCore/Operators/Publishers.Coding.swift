@@ -84,12 +84,8 @@ extension Publishers {
     where Coder.Output == S.Input, S.Failure == any Error {
       let encoder = encoder
       upstream.receive(
-        subscriber:
-          StepOperator<Upstream.Output, Upstream.Failure, S>(
-            throwing: "Encode", downstream: subscriber
-          ) {
-            value in .trying { .emit(try encoder.encode(value)) }
-          })
+        subscriber: CodingSubscription<Upstream.Output, Upstream.Failure, S>(
+          "Encode", downstream: subscriber, transform: { try encoder.encode($0) }))
     }
   }
 
@@ -115,12 +111,133 @@ extension Publishers {
     where Output == S.Input, S.Failure == any Error {
       let decoder = decoder
       upstream.receive(
-        subscriber:
-          StepOperator<Upstream.Output, Upstream.Failure, S>(
-            throwing: "Decode", downstream: subscriber
-          ) {
-            input in .trying { .emit(try decoder.decode(Output.self, from: input)) }
-          })
+        subscriber: CodingSubscription<Upstream.Output, Upstream.Failure, S>(
+          "Decode", downstream: subscriber,
+          transform: { try decoder.decode(Output.self, from: $0) }))
     }
   }
+}
+
+/// The subscription of `encode(encoder:)` and `decode(type:decoder:)`, in Combine's shape.
+///
+/// Combine's coding operators are looser than most: they only track whether they have
+/// finished, so a value or completion that arrives before the subscription still reaches
+/// downstream, and a request before it goes nowhere. A coding error cancels upstream and
+/// fails downstream. The downstream is kept for this object's whole life, and the
+/// upstream subscription is let go as soon as the stream ends.
+///
+/// - Note: Thread-safe. `lock` guards `isFinished` and `upstream`; the coder and the
+///   downstream run without it.
+private final class CodingSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
+  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Downstream.Failure == any Error {
+  /// The upstream's failure type.
+  typealias Failure = UpstreamFailure
+
+  /// The operator's name, as Combine spells it.
+  let description: String
+  /// The subscriber, held for this object's whole life as in Combine.
+  private let downstream: Downstream
+  /// Encodes or decodes one value.
+  private let transform: (Input) throws -> Downstream.Input
+  /// The lock that guards `isFinished` and `upstream`.
+  private let lock = Lock()
+  /// Whether the stream has ended: completed, failed to code, or cancelled.
+  @exclusivity(unchecked)
+  private var isFinished = false
+  /// The upstream subscription, until the stream ends.
+  @exclusivity(unchecked)
+  private var upstream: (any Subscription)?
+
+  /// Creates the subscription of the operator `name` for `downstream`.
+  init(
+    _ name: String, downstream: Downstream,
+    transform: @escaping (Input) throws -> Downstream.Input
+  ) {
+    description = name
+    self.downstream = downstream
+    self.transform = transform
+  }
+
+  /// Takes the first subscription and hands itself downstream; any later subscription,
+  /// or one after the end, is cancelled.
+  func receive(subscription: any Subscription) {
+    lock.lock()
+    guard !isFinished, upstream == nil else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    upstream = subscription
+    lock.unlock()
+    downstream.receive(subscription: self)
+  }
+
+  /// Codes the value and passes it on; a coding error ends the stream with that error.
+  func receive(_ input: Input) -> Subscribers.Demand {
+    // As in Combine, only the end stops values: one before the subscription passes.
+    guard !lock.withLock({ isFinished }) else { return .none }
+    let output: Downstream.Input
+    do {
+      output = try transform(input)
+    } catch {
+      let taken = lock.withLock { () -> (any Subscription)? in
+        isFinished = true
+        defer { upstream = nil }
+        return upstream
+      }
+      taken?.cancel()
+      downstream.receive(completion: .failure(error))
+      return .none
+    }
+    return downstream.receive(output)
+  }
+
+  /// Passes the first completion on, even one that arrives before the subscription.
+  func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+    lock.lock()
+    guard !isFinished else {
+      lock.unlock()
+      return
+    }
+    isFinished = true
+    upstream = nil
+    lock.unlock()
+    downstream.receive(completion: completion.mapError { $0 })
+  }
+
+  /// Forwards the demand upstream; before the subscription it goes nowhere.
+  func request(_ demand: Subscribers.Demand) {
+    lock.withLock { upstream }?.request(demand)
+  }
+
+  /// Cancels upstream once; a cancel before the subscription, or after the end, does
+  /// nothing.
+  func cancel() {
+    lock.lock()
+    guard !isFinished, let taken = upstream else {
+      lock.unlock()
+      return
+    }
+    isFinished = true
+    upstream = nil
+    lock.unlock()
+    taken.cancel()
+  }
+
+  /// Shows the downstream, whether the stream ended and the upstream subscription, as
+  /// Combine does.
+  var customMirror: Mirror {
+    lock.lock()
+    defer { lock.unlock() }
+    let children: [Mirror.Child] = [
+      ("downstream", downstream), ("finished", isFinished),
+      ("upstreamSubscription", upstream as Any),
+    ]
+    return Mirror(self, children: children)
+  }
+
+  /// The operator's name.
+  var playgroundDescription: Any { description }
 }

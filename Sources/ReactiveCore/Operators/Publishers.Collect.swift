@@ -68,23 +68,9 @@ extension Publishers {
     /// Attaches the subscriber; each downstream demand of n asks upstream for n × count.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      var buffer: [Upstream.Output] = []
-      let count = count
       upstream.receive(
-        subscriber:
-          StepOperator<Upstream.Output, Failure, S>(
-            "CollectByCount", downstream: subscriber, demandScale: count,
-            step: { input in
-              buffer.append(input)
-              guard buffer.count == count else { return .absorb }
-              defer { buffer = [] }
-              return .emit(buffer)
-            },
-            conclude: { completion in
-              if case .failure(let error) = completion { return (nil, .failure(error)) }
-              defer { buffer = [] }
-              return (buffer.isEmpty ? nil : buffer, .finished)
-            }))
+        subscriber: CollectByCountSubscription<Upstream.Output, Failure, S>(
+          downstream: subscriber, count: count))
     }
   }
 }
@@ -108,4 +94,137 @@ where Downstream.Input == [Element] {
     let children: [Mirror.Child] = [("count", currentResult?.count ?? 0)]
     return Mirror(self, children: children)
   }
+}
+
+/// The subscription of `collect(_:)`, in Combine's shape.
+///
+/// It buffers values until it holds `count` of them, then publishes the array; every
+/// downstream demand of n asks upstream for n × `count` values. Combine's version is
+/// unusually loose at the edges, and this follows it:
+/// - Values before the subscription, or after the end, are ignored.
+/// - Every completion reaches downstream, even one before the subscription, after a cancel
+///   or after another completion; a finish first publishes what is buffered, a failure
+///   drops it.
+/// - A cancel before the subscription does nothing.
+/// It keeps its downstream for its whole life.
+///
+/// - Note: Thread-safe. `lock` guards `upstream`, `isFinished` and `buffer`; downstream
+///   and upstream are called without it.
+private final class CollectByCountSubscription<
+  Element, UpstreamFailure: Error, Downstream: Subscriber
+>: Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
+  /// The upstream's value type.
+  typealias Input = Element
+  /// The upstream's failure type, which is downstream's.
+  typealias Failure = UpstreamFailure
+
+  /// The subscriber, held for this object's whole life as in Combine.
+  private let downstream: Downstream
+  /// The number of values in each published array.
+  private let count: Int
+  /// The lock that guards `upstream`, `isFinished` and `buffer`.
+  private let lock = Lock()
+  /// The upstream subscription, until the stream ends.
+  @exclusivity(unchecked)
+  private var upstream: (any Subscription)?
+  /// Whether the stream has ended, so that a late subscription is cancelled.
+  @exclusivity(unchecked)
+  private var isFinished = false
+  /// The values collected since the last published array.
+  @exclusivity(unchecked)
+  private var buffer: [Element] = []
+
+  /// Creates the subscription for `downstream`, publishing arrays of `count` values.
+  init(downstream: Downstream, count: Int) {
+    self.downstream = downstream
+    self.count = count
+  }
+
+  /// Takes the first subscription and hands itself downstream; any later subscription,
+  /// or one after the end, is cancelled.
+  func receive(subscription: any Subscription) {
+    lock.lock()
+    guard !isFinished, upstream == nil else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    upstream = subscription
+    lock.unlock()
+    downstream.receive(subscription: self)
+  }
+
+  /// Buffers the value; a full buffer is published, and downstream's new demand is
+  /// scaled to values.
+  func receive(_ input: Element) -> Subscribers.Demand {
+    lock.lock()
+    guard upstream != nil else {
+      lock.unlock()
+      return .none
+    }
+    buffer.append(input)
+    guard buffer.count == count else {
+      lock.unlock()
+      return .none
+    }
+    let full = buffer
+    buffer = []
+    lock.unlock()
+    return downstream.receive(full) * count
+  }
+
+  /// Publishes what is buffered on a finish, then passes the completion on. As in
+  /// Combine, it does so whatever state the subscription is in.
+  func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+    lock.lock()
+    upstream = nil
+    isFinished = true
+    let rest = buffer
+    buffer = []
+    lock.unlock()
+    if case .finished = completion, !rest.isEmpty { _ = downstream.receive(rest) }
+    downstream.receive(completion: completion)
+  }
+
+  /// Asks upstream for `count` values per array demanded; before the subscription, or
+  /// after the end, the demand goes nowhere.
+  func request(_ demand: Subscribers.Demand) {
+    precondition(demand != .none, "API Violation: demand must not be zero")
+    lock.withLock { upstream }?.request(demand * count)
+  }
+
+  /// Drops the buffer and cancels upstream once; a cancel before the subscription does
+  /// nothing.
+  func cancel() {
+    lock.lock()
+    guard let taken = upstream else {
+      lock.unlock()
+      return
+    }
+    upstream = nil
+    buffer = []
+    isFinished = true
+    lock.unlock()
+    taken.cancel()
+  }
+
+  /// The operator's name, as Combine spells it.
+  var description: String { "CollectByCount" }
+
+  /// Shows the downstream, the upstream subscription, the buffer and the count, as
+  /// Combine does.
+  var customMirror: Mirror {
+    lock.lock()
+    defer { lock.unlock() }
+    let children: [Mirror.Child] = [
+      ("downstream", downstream), ("upstreamSubscription", upstream as Any),
+      ("buffer", buffer), ("count", count),
+    ]
+    return Mirror(self, children: children)
+  }
+
+  /// The operator's name.
+  var playgroundDescription: Any { description }
 }

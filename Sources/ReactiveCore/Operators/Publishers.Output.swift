@@ -54,23 +54,142 @@ extension Publishers {
     ///   - range: The range of elements to publish.
     public init(upstream: Upstream, range: CountableRange<Int>) {
       precondition(range.lowerBound >= 0, "the range must start at zero or later")
+      // Reachable only through `Range(uncheckedBounds:)`; Combine traps on it too.
+      precondition(range.upperBound >= 0, "the range must end at zero or later")
       self.upstream = upstream
       self.range = range
     }
 
-    /// Attaches the subscriber; after the range's last element upstream is cancelled.
+    /// Attaches the subscriber; after the range's last value upstream is cancelled and
+    /// downstream finished.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Failure == S.Failure {
-      var index = 0
-      let range = range
-      upstream.receive(
-        subscriber:
-          StepOperator<Upstream.Output, Failure, S>("Output", downstream: subscriber) { input in
-            defer { index += 1 }
-            if range.isEmpty || index >= range.upperBound { return .finish }
-            if index < range.lowerBound { return .drop }
-            return index == range.upperBound - 1 ? .emitAndFinish(input) : .emit(input)
-          })
+      upstream.receive(subscriber: OutputSubscription(downstream: subscriber, range: range))
     }
   }
+}
+
+/// The subscription of `output(at:)`, `output(in:)` and `prefix(_:)`, in Combine's shape.
+///
+/// Values before the range are each replaced by a request for one more; values in it pass;
+/// the range's last value cancels upstream and finishes downstream. Like Combine, it
+/// counts every value it is sent, even one before the subscription or after the end, and
+/// passes those that fall in the range: only the completion and the cancel look at the
+/// status. It keeps its downstream for its whole life.
+///
+/// - Note: Thread-safe. `lock` guards `status`; `remainingUntilStart` and `remainingCount`
+///   are touched only by `receive(_:)`, which upstream calls serially.
+private final class OutputSubscription<Downstream: Subscriber>: Subscriber, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
+{
+  /// The upstream's value type, which is downstream's.
+  typealias Input = Downstream.Input
+  /// The upstream's failure type, which is downstream's.
+  typealias Failure = Downstream.Failure
+
+  /// The subscriber, held for this object's whole life as in Combine.
+  private let downstream: Downstream
+  /// The lock that guards `status`.
+  private let lock = Lock()
+  /// Where this stands with its upstream subscription.
+  @exclusivity(unchecked)
+  private var status = SubscriptionStatus.awaitingSubscription
+  /// How many values are still to drop before the range starts.
+  @exclusivity(unchecked)
+  private var remainingUntilStart: Int
+  /// How many values of the range are still to pass.
+  @exclusivity(unchecked)
+  private var remainingCount: Int
+
+  /// Creates the subscription for `downstream`, passing the values indexed by `range`.
+  init(downstream: Downstream, range: CountableRange<Int>) {
+    self.downstream = downstream
+    remainingUntilStart = range.lowerBound
+    remainingCount = range.count
+  }
+
+  /// Takes the first subscription and hands itself downstream; any later subscription is
+  /// cancelled.
+  func receive(subscription: any Subscription) {
+    lock.lock()
+    guard case .awaitingSubscription = status else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    status = .subscribed(subscription)
+    lock.unlock()
+    downstream.receive(subscription: self)
+  }
+
+  /// Drops the value (asking for another), or passes it and ends the stream after the
+  /// range's last value.
+  func receive(_ input: Input) -> Subscribers.Demand {
+    if remainingUntilStart > 0 {
+      remainingUntilStart -= 1
+      return .max(1)
+    }
+    guard remainingCount > 0 else {
+      // Only an empty range, or an upstream that ignored the cancel, gets here.
+      finish()
+      return .none
+    }
+    remainingCount -= 1
+    let demand = downstream.receive(input)
+    // Combine finishes right after the range's last value, without waiting for another
+    // (OpenCombine waits; its suite passes either way).
+    if remainingCount == 0 { finish() }
+    return demand
+  }
+
+  /// Cancels upstream and finishes downstream, if subscribed and not ended yet.
+  private func finish() {
+    lock.lock()
+    guard case .subscribed(let subscription) = status else {
+      lock.unlock()
+      return
+    }
+    status = .terminal
+    lock.unlock()
+    subscription.cancel()
+    downstream.receive(completion: .finished)
+  }
+
+  /// Passes the first completion after the subscription on.
+  func receive(completion: Subscribers.Completion<Failure>) {
+    lock.lock()
+    guard case .subscribed = status else {
+      lock.unlock()
+      return
+    }
+    status = .terminal
+    lock.unlock()
+    downstream.receive(completion: completion)
+  }
+
+  /// Forwards the demand upstream; before the subscription or after the end it goes
+  /// nowhere.
+  func request(_ demand: Subscribers.Demand) {
+    lock.withLock { status.subscription }?.request(demand)
+  }
+
+  /// Cancels upstream once; a cancel before the subscription does nothing.
+  func cancel() {
+    lock.lock()
+    guard case .subscribed(let subscription) = status else {
+      lock.unlock()
+      return
+    }
+    status = .terminal
+    lock.unlock()
+    subscription.cancel()
+  }
+
+  /// The operator's name, as Combine spells it.
+  var description: String { "Output" }
+  /// No children, as in Combine.
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+  /// The operator's name.
+  var playgroundDescription: Any { description }
 }

@@ -31,23 +31,147 @@ extension Publishers {
       self.output = output
     }
 
-    /// Attaches the subscriber; the replacement waits for downstream demand.
+    /// Attaches the subscriber. As in Combine, upstream is asked for everything once
+    /// the subscriber has its subscription, and the replacement waits for downstream's
+    /// first request.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      var isEmpty = true
-      let replacement = output
-      upstream.receive(
-        subscriber:
-          StepOperator<Output, Failure, S>(
-            "ReplaceEmpty", downstream: subscriber,
-            step: { input in
-              isEmpty = false
-              return .emit(input)
-            },
-            conclude: { completion in
-              if case .failure(let error) = completion { return (nil, .failure(error)) }
-              return (isEmpty ? replacement : nil, .finished)
-            }))
+      upstream.receive(subscriber: ReplaceEmptySubscription(downstream: subscriber, output: output))
     }
   }
+}
+
+/// The subscription of `replaceEmpty(with:)`, in Combine's shape.
+///
+/// Once downstream has its subscription, upstream is asked for `.unlimited` (on top of
+/// whatever downstream asked for, which is forwarded too). Values pass through. If
+/// upstream finishes without a value, the replacement and `.finished` go out once
+/// downstream has asked for anything, at once if it already has. Values and completions
+/// before the subscription, or after the end, are ignored; a cancel before the
+/// subscription does nothing. It keeps its downstream for its whole life.
+///
+/// - Note: Thread-safe. `lock` guards `status` and the flags; upstream and downstream are
+///   called without it.
+private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber,
+  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
+{
+  /// The upstream's value type, which is downstream's.
+  typealias Input = Downstream.Input
+  /// The upstream's failure type, which is downstream's.
+  typealias Failure = Downstream.Failure
+
+  /// The subscriber, held for this object's whole life as in Combine.
+  private let downstream: Downstream
+  /// The value published when upstream finishes empty.
+  private let output: Input
+  /// The lock that guards `status` and the flags.
+  private let lock = Lock()
+  /// Where this stands with its upstream subscription.
+  @exclusivity(unchecked)
+  private var status = SubscriptionStatus.awaitingSubscription
+  /// Whether upstream has sent a value, so no replacement is due.
+  @exclusivity(unchecked)
+  private var receivedValue = false
+  /// Whether downstream has asked for anything.
+  @exclusivity(unchecked)
+  private var downstreamRequested = false
+  /// Whether upstream finished empty before downstream asked: the replacement is owed.
+  @exclusivity(unchecked)
+  private var replacementPending = false
+
+  /// Creates the subscription for `downstream`, replacing an empty stream with `output`.
+  init(downstream: Downstream, output: Input) {
+    self.downstream = downstream
+    self.output = output
+  }
+
+  /// Takes the first subscription, hands itself downstream, then asks upstream for
+  /// everything; any later subscription is cancelled.
+  func receive(subscription: any Subscription) {
+    lock.lock()
+    guard case .awaitingSubscription = status else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    status = .subscribed(subscription)
+    lock.unlock()
+    downstream.receive(subscription: self)
+    // Combine asks even if downstream cancelled from `receive(subscription:)`.
+    subscription.request(.unlimited)
+  }
+
+  /// Passes the value on and notes that no replacement is due.
+  func receive(_ input: Input) -> Subscribers.Demand {
+    lock.lock()
+    guard case .subscribed = status else {
+      lock.unlock()
+      return .none
+    }
+    receivedValue = true
+    lock.unlock()
+    return downstream.receive(input)
+  }
+
+  /// Passes the completion on; a finish without values first publishes the replacement,
+  /// or owes it until downstream asks.
+  func receive(completion: Subscribers.Completion<Failure>) {
+    lock.lock()
+    guard case .subscribed = status else {
+      lock.unlock()
+      return
+    }
+    status = .terminal
+    guard !receivedValue, case .finished = completion else {
+      lock.unlock()
+      downstream.receive(completion: completion)
+      return
+    }
+    guard downstreamRequested else {
+      replacementPending = true
+      lock.unlock()
+      return
+    }
+    lock.unlock()
+    _ = downstream.receive(output)
+    downstream.receive(completion: .finished)
+  }
+
+  /// Publishes an owed replacement, or forwards the demand upstream.
+  func request(_ demand: Subscribers.Demand) {
+    precondition(demand != .none, "API Violation: demand must not be zero")
+    lock.lock()
+    downstreamRequested = true
+    if replacementPending {
+      // Cleared so that a second request cannot publish the replacement twice.
+      replacementPending = false
+      lock.unlock()
+      _ = downstream.receive(output)
+      downstream.receive(completion: .finished)
+      return
+    }
+    let subscription = status.subscription
+    lock.unlock()
+    subscription?.request(demand)
+  }
+
+  /// Cancels upstream once; a cancel before the subscription does nothing.
+  func cancel() {
+    lock.lock()
+    guard case .subscribed(let subscription) = status else {
+      lock.unlock()
+      return
+    }
+    status = .terminal
+    lock.unlock()
+    subscription.cancel()
+  }
+
+  /// The operator's name, as Combine spells it.
+  var description: String { "ReplaceEmpty" }
+  /// No children, as in Combine.
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+  /// The operator's name.
+  var playgroundDescription: Any { description }
 }

@@ -31,17 +31,148 @@ extension Publishers {
       self.output = output
     }
 
-    /// Attaches the subscriber; the replacement waits for downstream demand.
+    /// Attaches the subscriber; a replacement for a failure waits for downstream demand.
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == Never {
-      let replacement = output
       upstream.receive(
-        subscriber:
-          StepOperator<Output, Upstream.Failure, S>(
-            "ReplaceError", downstream: subscriber, step: { .emit($0) },
-            conclude: { completion in
-              if case .failure = completion { return (replacement, .finished) }
-              return (nil, .finished)
-            }))
+        subscriber: ReplaceErrorSubscription<Upstream.Failure, S>(
+          downstream: subscriber, output: output))
     }
   }
+}
+
+/// The subscription of `replaceError(with:)`, in Combine's shape.
+///
+/// Values pass through while it counts downstream's pending demand. A failure becomes the
+/// replacement and `.finished`, at once if downstream has demand pending, otherwise at
+/// its next request. Like Combine, it traps on a value that arrives while no demand is
+/// pending, as that upstream breaks the demand contract. Values and completions before
+/// the subscription, or after the end, are ignored; a cancel before the subscription does
+/// nothing. It keeps its downstream for its whole life.
+///
+/// - Note: Thread-safe. `lock` guards `status`, `pendingDemand` and `replacementPending`;
+///   upstream and downstream are called without it.
+private final class ReplaceErrorSubscription<UpstreamFailure: Error, Downstream: Subscriber>:
+  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Downstream.Failure == Never {
+  /// The upstream's value type, which is downstream's.
+  typealias Input = Downstream.Input
+  /// The upstream's failure type.
+  typealias Failure = UpstreamFailure
+
+  /// The subscriber, held for this object's whole life as in Combine.
+  private let downstream: Downstream
+  /// The value published in place of a failure.
+  private let output: Input
+  /// The lock that guards `status`, `pendingDemand` and `replacementPending`.
+  private let lock = Lock()
+  /// Where this stands with its upstream subscription.
+  @exclusivity(unchecked)
+  private var status = SubscriptionStatus.awaitingSubscription
+  /// The demand downstream has asked for and not yet been sent.
+  @exclusivity(unchecked)
+  private var pendingDemand = Subscribers.Demand.none
+  /// Whether upstream failed while no demand was pending: the replacement is owed.
+  @exclusivity(unchecked)
+  private var replacementPending = false
+
+  /// Creates the subscription for `downstream`, replacing a failure with `output`.
+  init(downstream: Downstream, output: Input) {
+    self.downstream = downstream
+    self.output = output
+  }
+
+  /// Takes the first subscription and hands itself downstream; any later subscription is
+  /// cancelled.
+  func receive(subscription: any Subscription) {
+    lock.lock()
+    guard case .awaitingSubscription = status else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    status = .subscribed(subscription)
+    lock.unlock()
+    downstream.receive(subscription: self)
+  }
+
+  /// Passes the value on, keeping count of the demand it uses and the demand it adds.
+  func receive(_ input: Input) -> Subscribers.Demand {
+    lock.lock()
+    guard case .subscribed = status else {
+      lock.unlock()
+      return .none
+    }
+    guard pendingDemand != .none else {
+      lock.unlock()
+      // Combine's demand arithmetic traps here; Ripple's saturates, so say it outright.
+      preconditionFailure("replaceError(with:) received a value without pending demand")
+    }
+    pendingDemand -= 1
+    lock.unlock()
+    let demand = downstream.receive(input)
+    if demand != .none { lock.withLock { pendingDemand += demand } }
+    return demand
+  }
+
+  /// Passes a finish on; turns a failure into the replacement and `.finished`, or owes
+  /// them until downstream asks.
+  func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+    lock.lock()
+    guard case .subscribed = status, !replacementPending else {
+      lock.unlock()
+      return
+    }
+    if case .failure = completion, pendingDemand == .none {
+      // The replacement waits for demand; the status stays, so a cancel still reaches
+      // upstream as in Combine.
+      replacementPending = true
+      lock.unlock()
+      return
+    }
+    status = .terminal
+    lock.unlock()
+    if case .failure = completion { _ = downstream.receive(output) }
+    downstream.receive(completion: .finished)
+  }
+
+  /// Publishes an owed replacement, or records the demand and forwards it upstream.
+  func request(_ demand: Subscribers.Demand) {
+    precondition(demand != .none, "API Violation: demand must not be zero")
+    lock.lock()
+    if replacementPending {
+      // Cleared so that a second request cannot publish the replacement twice.
+      replacementPending = false
+      status = .terminal
+      lock.unlock()
+      _ = downstream.receive(output)
+      downstream.receive(completion: .finished)
+      return
+    }
+    pendingDemand += demand
+    let subscription = status.subscription
+    lock.unlock()
+    subscription?.request(demand)
+  }
+
+  /// Cancels upstream once; a cancel before the subscription does nothing.
+  func cancel() {
+    lock.lock()
+    guard case .subscribed(let subscription) = status else {
+      lock.unlock()
+      return
+    }
+    status = .terminal
+    // A cancelled subscriber is owed nothing.
+    replacementPending = false
+    lock.unlock()
+    subscription.cancel()
+  }
+
+  /// The operator's name, as Combine spells it.
+  var description: String { "ReplaceError" }
+  /// No children, as in Combine.
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+  /// The operator's name.
+  var playgroundDescription: Any { description }
 }

@@ -82,6 +82,8 @@ protocol ConduitParent<Output, Failure>: AnyObject, Sendable {
   /// Tells the subject that some subscriber has asked for values, so it may ask its
   /// upstreams.
   func acknowledgeDownstreamDemand()
+  /// Whether some subscriber has already asked for values (then acknowledging is moot).
+  var hasSeenDownstreamDemand: Bool { get }
 }
 
 @usableFromInline
@@ -218,10 +220,14 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   @inlinable
   func requestDemand(_ additional: Subscribers.Demand) {
     precondition(additional > 0, "demand must be greater than zero")
+    // The subject is taken out of the lock only when it has something to do: a retain
+    // and release of it on every request cost `sink` + `cancel` about 7%.
     let taken = lock.withLock { () -> (Parent, AnyObject?)? in
       guard let downstream, let parent else { return nil }
       demand += additional
-      guard needsInitialValue else { return (parent, nil) }
+      guard needsInitialValue else {
+        return parent.hasSeenDownstreamDemand ? nil : (parent, nil)
+      }
       needsInitialValue = false
       demand -= 1
       return (parent, downstream)

@@ -120,6 +120,9 @@ final class SubjectHub<Output, Failure: Error>: ConduitParent, CustomStringConve
   }
 
   @inlinable
+  var hasSeenDownstreamDemand: Bool { sawDownstreamDemand.load(ordering: .acquiring) }
+
+  @inlinable
   func acknowledgeDownstreamDemand() {
     guard !sawDownstreamDemand.load(ordering: .acquiring) else { return }
     firstDownstreamDemand()

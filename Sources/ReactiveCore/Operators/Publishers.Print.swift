@@ -45,6 +45,11 @@ extension Publishers {
       self.stream = stream
     }
 
+    /// Demand as Combine's print spells it: `max: (5)` or `unlimited`.
+    private static func describe(_ demand: Subscribers.Demand) -> String {
+      demand.max.map { "max: (\($0))" } ?? "unlimited"
+    }
+
     /// Attaches the subscriber through a tap that logs every event.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
@@ -59,8 +64,8 @@ extension Publishers {
           }
         },
         cancel: { log.write("receive cancel") },
-        request: { log.write("request \($0)") },
-        demandReturned: { if $0 > 0 { log.write("request \($0) (synchronous)") } })
+        request: { log.write("request \(Self.describe($0))") },
+        demandReturned: { log.write("request \(Self.describe($0)) (synchronous)") })
       upstream.receive(
         subscriber: EventTap(name: "Print", downstream: subscriber, handlers: handlers))
     }
@@ -82,9 +87,12 @@ private final class PrintLog: @unchecked Sendable {
 
   func write(_ message: String) {
     let line = prefix + message
+    // The writes `Swift.print(_:to:)` makes, which Combine's print uses, so a stream sees
+    // what it would from Combine: an empty separator, the text, then the line break.
+    // (Calling `print(_:to:)` on the existential stream crashes this compiler.)
     let printed = lock.withLock { () -> Bool in
       guard stream != nil else { return false }
-      stream!.write(line + "\n")
+      for piece in ["", line, "\n"] { stream!.write(piece) }
       return true
     }
     if !printed { Swift.print(line) }

@@ -135,7 +135,8 @@ final class SubjectHub<Output, Failure: Error>: ConduitParent, CustomStringConve
       guard !hasAnyDownstreamDemand else { return [] }
       hasAnyDownstreamDemand = true
       sawDownstreamDemand.store(true, ordering: .releasing)
-      return upstreams
+      // A subject with a current value asked its upstreams when it adopted them.
+      return keepsValue ? [] : upstreams
     }
     for subscription in waiting { subscription.request(.unlimited) }
   }

@@ -37,3 +37,35 @@ import Testing
     #expect(weakToken == nil)
   }
 }
+
+/// `print` writes what Combine's does.
+@Suite struct PrintCombineTests {
+  final class Lines: TextOutputStream, @unchecked Sendable {
+    var writes: [String] = []
+    func write(_ string: String) { writes.append(string) }
+  }
+
+  @Test func writesAsSwiftPrintAndSpellsDemandAsCombine() {
+    let lines = Lines()
+    let publisher = ManualPublisher<Int, Never>(subscription: RecordingSubscription())
+    let tracking = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
+    publisher.print(to: lines).subscribe(tracking)
+    #expect(
+      Array(lines.writes.prefix(6)) == [
+        "", "receive subscription: (ReactiveCoreTests.RecordingSubscription)", "\n",
+        "", "request max: (2)", "\n",
+      ])
+  }
+}
+
+/// A current-value subject asks an upstream for values once.
+@Suite struct CurrentValueUpstreamTests {
+  @Test func anAdoptedUpstreamIsAskedOnce() {
+    let upstream = RecordingSubscription()
+    let subject = CurrentValueSubject<Int, Never>(0)
+    subject.send(subscription: upstream)
+    let tracking = TrackingSubscriber<Int, Never>()
+    subject.subscribe(tracking)
+    #expect(upstream.history == [.requested(.unlimited)])
+  }
+}

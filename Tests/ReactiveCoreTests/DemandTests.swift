@@ -84,3 +84,12 @@ struct TestCodableError: Error, Codable, Equatable {
     #expect(Subscribers.Demand.max(5) - 10 == .none)
   }
 }
+
+/// Stride arithmetic never traps.
+@Suite struct SchedulerStrideArithmeticTests {
+  @Test func productsOfSecondsSaturate() {
+    #expect((SchedulerStride.seconds(-4) * .seconds(5)).magnitude == .min)
+    #expect((SchedulerStride.seconds(4) * .seconds(5)).magnitude == .max)
+    #expect((SchedulerStride.nanoseconds(3) * .nanoseconds(5)).magnitude == 15)
+  }
+}

@@ -58,9 +58,12 @@ public struct SchedulerStride: SchedulerTimeIntervalConvertible, Comparable, Sig
   public static func - (lhs: SchedulerStride, rhs: SchedulerStride) -> SchedulerStride {
     .init(nanoseconds: lhs.magnitude - rhs.magnitude)
   }
-  /// The product of two intervals, in nanoseconds.
+  /// The product of two intervals, in nanoseconds, saturating at the bounds of `Int`
+  /// rather than trapping (any two intervals of seconds overflow).
   public static func * (lhs: SchedulerStride, rhs: SchedulerStride) -> SchedulerStride {
-    .init(nanoseconds: lhs.magnitude * rhs.magnitude)
+    let (product, overflow) = lhs.magnitude.multipliedReportingOverflow(by: rhs.magnitude)
+    guard overflow else { return .init(nanoseconds: product) }
+    return .init(nanoseconds: (lhs.magnitude < 0) == (rhs.magnitude < 0) ? .max : .min)
   }
   /// Adds an interval in place.
   public static func += (lhs: inout SchedulerStride, rhs: SchedulerStride) { lhs = lhs + rhs }

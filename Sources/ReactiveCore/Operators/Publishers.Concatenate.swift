@@ -84,108 +84,232 @@ extension Publishers {
       self.suffix = suffix
     }
 
-    /// Attaches the subscriber; outstanding demand carries over to the suffix.
+    /// Attaches the subscriber: subscribes to `prefix` now and to `suffix` only once
+    /// `prefix` finishes, carrying the demand still outstanding over to it.
     public func receive<S: Subscriber>(subscriber: S)
     where Suffix.Failure == S.Failure, Suffix.Output == S.Input {
-      let suffix = suffix
-      prefix.receive(
-        subscriber:
-          ConcatenateSubscription(downstream: subscriber) { suffix.erasedForConcatenation })
+      let inner = ConcatenateInner(downstream: subscriber, suffix: suffix)
+      prefix.receive(subscriber: ConcatenatePrefixSubscriber(inner: inner))
     }
   }
 }
 
-extension Publisher {
-  fileprivate var erasedForConcatenation: AnyPublisher<Output, Failure> { eraseToAnyPublisher() }
-}
-
-/// Forwards the prefix, then subscribes to the suffix with the demand still outstanding.
-private final class ConcatenateSubscription<Downstream: Subscriber>: Subscriber, Subscription,
-  CustomStringConvertible, @unchecked Sendable
-{
+/// The subscription handed downstream by ``Publishers/Concatenate``: it owns the state
+/// shared by the prefix and suffix phases.
+///
+/// Each upstream is subscribed to through its own small forwarding value
+/// (``ConcatenatePrefixSubscriber``, ``ConcatenateSuffixSubscriber``) rather than this
+/// object itself, so that a late or repeated event from the prefix can never be taken
+/// for one from the suffix, while all three still share one combine identifier, as in
+/// Combine.
+private final class ConcatenateInner<Downstream: Subscriber, Suffix: Publisher>: Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
+where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
+  /// The element type of both upstreams.
   typealias Input = Downstream.Input
+  /// The failure type of both upstreams.
   typealias Failure = Downstream.Failure
 
+  /// The subscriber that receives both upstreams' events. Combine keeps it even after
+  /// cancellation (the upstream, not this object, decides when it is released), so it
+  /// is a constant.
+  private let downstream: Downstream
   /// The lock that guards every variable below.
   private let lock = Lock()
+  /// The prefix's subscription, while the prefix is active.
   @exclusivity(unchecked)
-  private var status = SubscriptionStatus.awaitingSubscription
+  private var prefixStatus = SubscriptionStatus.awaitingSubscription
+  /// The suffix's subscription, once the prefix has finished.
   @exclusivity(unchecked)
-  private var downstream: Downstream?
+  private var suffixStatus = SubscriptionStatus.awaitingSubscription
+  /// The publisher to subscribe to after the prefix; dropped on cancellation so that
+  /// whatever it holds is released promptly.
   @exclusivity(unchecked)
-  private var demand = Subscribers.Demand.none
+  private var suffix: Suffix?
+  /// Demand requested downstream and not yet satisfied by the prefix: what the suffix
+  /// is asked for when it subscribes.
   @exclusivity(unchecked)
-  private var onSuffix = false
-  @exclusivity(unchecked)
-  private var makeSuffix: (() -> AnyPublisher<Input, Failure>)?
+  private var pending = Subscribers.Demand.none
 
-  init(downstream: Downstream, suffix: @escaping () -> AnyPublisher<Input, Failure>) {
+  /// Creates the shared state for one subscription.
+  init(downstream: Downstream, suffix: Suffix) {
     self.downstream = downstream
-    makeSuffix = suffix
+    self.suffix = suffix
   }
 
-  func receive(subscription: any Subscription) {
-    let (target, pending, isSuffix) = lock.withLock {
-      () -> (Downstream?, Subscribers.Demand, Bool) in
-      guard case .awaitingSubscription = status, let downstream else { return (nil, .none, false) }
-      status = .subscribed(subscription)
-      return (downstream, demand, onSuffix)
+  /// Records the demand (for handing over to the suffix) and forwards it to whichever
+  /// upstream is active.
+  func request(_ demand: Subscribers.Demand) {
+    let active = lock.withLock { () -> (any Subscription)? in
+      pending += demand
+      return prefixStatus.subscription ?? suffixStatus.subscription
     }
-    guard let target else { return subscription.cancel() }
-    if isSuffix {
-      if pending > 0 { subscription.request(pending) }
-    } else {
-      target.receive(subscription: self)
-    }
+    active?.request(demand)
   }
 
-  func receive(_ input: Input) -> Subscribers.Demand {
-    guard let target = lock.withLock({ status.subscription == nil ? nil : downstream }) else {
-      return .none
+  /// Cancels whichever upstream is active and releases the suffix publisher.
+  func cancel() {
+    let (active, released) = lock.withLock { () -> ((any Subscription)?, Suffix?) in
+      defer {
+        prefixStatus = .terminal
+        suffixStatus = .terminal
+        suffix = nil
+      }
+      return (prefixStatus.subscription ?? suffixStatus.subscription, suffix)
     }
-    let more = target.receive(input)
-    lock.withLock { demand = demand - 1 + more }
+    // The suffix is released here, after unlocking, because its deinit may run
+    // arbitrary code that re-enters this object.
+    withExtendedLifetime(released) { active?.cancel() }
+  }
+
+  /// The name Combine gives this subscription.
+  var description: String { "Concatenate" }
+  /// No children, as in Combine.
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+  /// The same as ``description``.
+  var playgroundDescription: Any { description }
+
+  // MARK: Prefix events
+
+  /// Accepts the prefix's subscription (once) and hands this object downstream.
+  func prefixReceive(subscription: any Subscription) {
+    let accepted = lock.withLock { () -> Bool in
+      guard case .awaitingSubscription = prefixStatus else { return false }
+      prefixStatus = .subscribed(subscription)
+      return true
+    }
+    guard accepted else { return subscription.cancel() }
+    downstream.receive(subscription: self)
+  }
+
+  /// Forwards a prefix element if downstream asked for one. The demand is taken before
+  /// the element goes down, so an element sent re-entrantly from inside the
+  /// downstream's `receive(_:)` sees the reduced demand and is dropped when none is
+  /// left, as in Combine.
+  func prefixReceive(_ input: Input) -> Subscribers.Demand {
+    let accepted = lock.withLock { () -> Bool in
+      guard case .subscribed = prefixStatus, pending > 0 else { return false }
+      pending -= 1
+      return true
+    }
+    guard accepted else { return .none }
+    let more = downstream.receive(input)
+    if more > 0 { lock.withLock { pending += more } }
     return more
   }
 
+  /// On success subscribes to the suffix; on failure passes the failure on.
+  func prefixReceive(completion: Subscribers.Completion<Failure>) {
+    let next = lock.withLock { () -> Suffix?? in
+      guard case .subscribed = prefixStatus else { return nil }
+      prefixStatus = .terminal
+      return .some(suffix)
+    }
+    guard let next else { return }
+    switch completion {
+    case .finished:
+      next?.receive(subscriber: ConcatenateSuffixSubscriber(inner: self))
+    case .failure:
+      downstream.receive(completion: completion)
+    }
+  }
+
+  // MARK: Suffix events
+
+  /// Accepts the suffix's subscription (once) and asks it for the demand the prefix left
+  /// unsatisfied.
+  func suffixReceive(subscription: any Subscription) {
+    let demand = lock.withLock { () -> Subscribers.Demand? in
+      guard case .awaitingSubscription = suffixStatus else { return nil }
+      suffixStatus = .subscribed(subscription)
+      return pending
+    }
+    guard let demand else { return subscription.cancel() }
+    if demand > 0 { subscription.request(demand) }
+  }
+
+  /// Forwards a suffix element; the suffix tracks demand itself from here on.
+  func suffixReceive(_ input: Input) -> Subscribers.Demand {
+    let active = lock.withLock {
+      if case .subscribed = suffixStatus { return true }
+      return false
+    }
+    return active ? downstream.receive(input) : .none
+  }
+
+  /// Passes the suffix's completion on and ends the subscription.
+  func suffixReceive(completion: Subscribers.Completion<Failure>) {
+    let active = lock.withLock { () -> Bool in
+      guard case .subscribed = suffixStatus else { return false }
+      prefixStatus = .terminal
+      suffixStatus = .terminal
+      return true
+    }
+    if active { downstream.receive(completion: completion) }
+  }
+}
+
+/// The subscriber attached to the prefix: forwards to ``ConcatenateInner`` and shares
+/// its identity and description.
+private struct ConcatenatePrefixSubscriber<Downstream: Subscriber, Suffix: Publisher>:
+  Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
+  /// The element type of the prefix.
+  typealias Input = Downstream.Input
+  /// The failure type of the prefix.
+  typealias Failure = Downstream.Failure
+
+  /// The state this subscriber forwards to.
+  let inner: ConcatenateInner<Downstream, Suffix>
+
+  /// The identifier of the shared subscription, as in Combine.
+  var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
+  /// The shared subscription's description.
+  var description: String { inner.description }
+  /// The shared subscription's mirror.
+  var customMirror: Mirror { inner.customMirror }
+  /// The shared subscription's playground description.
+  var playgroundDescription: Any { inner.playgroundDescription }
+
+  /// Forwards to ``ConcatenateInner/prefixReceive(subscription:)``.
+  func receive(subscription: any Subscription) { inner.prefixReceive(subscription: subscription) }
+  /// Forwards to ``ConcatenateInner/prefixReceive(_:)``.
+  func receive(_ input: Input) -> Subscribers.Demand { inner.prefixReceive(input) }
+  /// Forwards to ``ConcatenateInner/prefixReceive(completion:)``.
   func receive(completion: Subscribers.Completion<Failure>) {
-    let next = lock.withLock { () -> (Downstream?, (() -> AnyPublisher<Input, Failure>)?) in
-      guard case .subscribed = status else { return (nil, nil) }
-      if case .finished = completion, let makeSuffix {
-        self.makeSuffix = nil
-        onSuffix = true
-        status = .awaitingSubscription
-        return (nil, makeSuffix)
-      }
-      status = .terminal
-      defer { downstream = nil }
-      return (downstream, nil)
-    }
-    if let makeSuffix = next.1 {
-      makeSuffix().receive(subscriber: self)
-    } else {
-      next.0?.receive(completion: completion)
-    }
+    inner.prefixReceive(completion: completion)
   }
+}
 
-  func request(_ additional: Subscribers.Demand) {
-    lock.withLock { () -> (any Subscription)? in
-      demand += additional
-      return status.subscription
-    }?.request(additional)
+/// The subscriber attached to the suffix: forwards to ``ConcatenateInner`` and shares
+/// its identity and description. A distinct type from the prefix's, as in Combine.
+private struct ConcatenateSuffixSubscriber<Downstream: Subscriber, Suffix: Publisher>:
+  Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
+  /// The element type of the suffix.
+  typealias Input = Downstream.Input
+  /// The failure type of the suffix.
+  typealias Failure = Downstream.Failure
+
+  /// The state this subscriber forwards to.
+  let inner: ConcatenateInner<Downstream, Suffix>
+
+  /// The identifier of the shared subscription, as in Combine.
+  var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
+  /// The shared subscription's description.
+  var description: String { inner.description }
+  /// The shared subscription's mirror.
+  var customMirror: Mirror { inner.customMirror }
+  /// The shared subscription's playground description.
+  var playgroundDescription: Any { inner.playgroundDescription }
+
+  /// Forwards to ``ConcatenateInner/suffixReceive(subscription:)``.
+  func receive(subscription: any Subscription) { inner.suffixReceive(subscription: subscription) }
+  /// Forwards to ``ConcatenateInner/suffixReceive(_:)``.
+  func receive(_ input: Input) -> Subscribers.Demand { inner.suffixReceive(input) }
+  /// Forwards to ``ConcatenateInner/suffixReceive(completion:)``.
+  func receive(completion: Subscribers.Completion<Failure>) {
+    inner.suffixReceive(completion: completion)
   }
-
-  func cancel() {
-    let taken = lock.withLock { () -> ((any Subscription)?, Downstream?) in
-      defer {
-        status = .terminal
-        downstream = nil
-        makeSuffix = nil
-      }
-      return (status.subscription, downstream)
-    }
-    taken.0?.cancel()
-  }
-
-  var description: String { "Concatenate" }
 }

@@ -230,3 +230,19 @@ import Testing
     cancellable.cancel()
   }
 }
+
+/// A record subscription mirrors its sequence and its completion, as Combine's.
+@Suite struct RecordReflectionTests {
+  @Test func aRecordSubscriptionMirrorsItsCompletion() {
+    let held = LockedBox<(any Subscription)?>(nil)
+    Record<Int, Never>(output: [1, 2], completion: .finished).subscribe(
+      AnySubscriber<Int, Never>(
+        receiveSubscription: { subscription in held.withLock { $0 = subscription } },
+        receiveValue: { _ in .none }, receiveCompletion: { _ in }))
+    let subscription = held.withLock { $0 }
+    let labels = subscription.map { Mirror(reflecting: $0).children.map(\.label) }
+    #expect(labels == ["sequence", "completion"])
+    subscription?.cancel()
+    held.withLock { $0 = nil }
+  }
+}

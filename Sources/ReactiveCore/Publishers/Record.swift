@@ -83,7 +83,7 @@ public struct Record<Output, Failure: Error>: Publisher {
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
     SequenceSubscription(
       recording.output, completion: recording.completion, downstream: subscriber,
-      endedName: "Cancelled Events"
+      endedName: "Cancelled Events", mirrorsCompletion: true
     ).start()
   }
 }

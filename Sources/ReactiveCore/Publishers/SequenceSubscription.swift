@@ -26,10 +26,12 @@ where Downstream.Input == Elements.Element {
   private var elements: Elements?
   /// The description once the subscription has ended.
   private let endedName: String
+  /// Whether the mirror shows the completion (a `Record`'s does, a sequence's not).
+  private let mirrorsCompletion: Bool
 
   init(
     _ elements: Elements, completion: Subscribers.Completion<Downstream.Failure>,
-    downstream: Downstream, endedName: String
+    downstream: Downstream, endedName: String, mirrorsCompletion: Bool = false
   ) {
     iterator = elements.makeIterator()
     upcoming = iterator.next()
@@ -37,6 +39,7 @@ where Downstream.Input == Elements.Element {
     self.completion = completion
     self.downstream = downstream
     self.endedName = endedName
+    self.mirrorsCompletion = mirrorsCompletion
   }
 
   /// Sends the subscription; when there is nothing to emit, Combine sends an empty
@@ -110,9 +113,11 @@ where Downstream.Input == Elements.Element {
     _ = released
   }
 
+  /// Combine's children: the sequence, and for a record also its completion.
   var customMirror: Mirror {
     let sequence: Any = lock.withLock { elements } ?? [Elements.Element]()
-    return Mirror(self, children: ["sequence": sequence])
+    guard mirrorsCompletion else { return Mirror(self, children: ["sequence": sequence]) }
+    return Mirror(self, children: ["sequence": sequence, "completion": completion])
   }
   var playgroundDescription: Any { description }
 }

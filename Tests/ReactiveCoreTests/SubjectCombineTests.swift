@@ -246,3 +246,15 @@ import Testing
     held.withLock { $0 = nil }
   }
 }
+
+/// `Subscribers.Assign` reflects as Combine's.
+@Suite struct AssignReflectionTests {
+  final class Box { var value = 0 }
+
+  @Test func mirrorsObjectKeyPathAndStatus() {
+    let box = Box()
+    let assign = Subscribers.Assign(object: box, keyPath: \Box.value)
+    #expect(assign.customMirror.children.map(\.label) == ["object", "keyPath", "status"])
+    assign.cancel()
+  }
+}

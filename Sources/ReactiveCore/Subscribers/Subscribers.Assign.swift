@@ -82,9 +82,12 @@ extension Subscribers {
     /// `"Assign \(Root.self)."`, as in Combine.
     public var description: String { "Assign \(Root.self)." }
 
-    /// A mirror showing the object and key path.
+    /// A mirror showing the object, the key path and the subscription status, as
+    /// Combine's.
     public var customMirror: Mirror {
-      Mirror(self, children: ["object": object as Any, "keyPath": keyPath])
+      let (object, status) = lock.withLock { (storedObject, self.status) }
+      return Mirror(
+        self, children: ["object": object as Any, "keyPath": keyPath, "status": status])
     }
 
     /// The same as ``description``.

@@ -40,10 +40,8 @@ final class EventTap<Downstream: Subscriber>: Subscriber, Subscription, CustomSt
     self.handlers = handlers
   }
 
-  private var currentHandlers: EventHandlers<Input, Failure> { lock.withLock { handlers } }
-
   func receive(subscription: any Subscription) {
-    currentHandlers.subscription?(subscription)
+    lock.withLock { handlers.subscription }?(subscription)
     let accepted = lock.withLock { () -> Bool in
       guard case .awaitingSubscription = status else { return false }
       status = .subscribed(subscription)
@@ -54,33 +52,37 @@ final class EventTap<Downstream: Subscriber>: Subscriber, Subscription, CustomSt
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    let handlers = currentHandlers
-    handlers.output?(input)
+    // Only the handlers a value needs leave the lock: copying all of them would retain
+    // and release six closures per value.
+    let (output, request, demandReturned) = lock.withLock {
+      (handlers.output, handlers.request, handlers.demandReturned)
+    }
+    output?(input)
     let more = downstream.receive(input)
     if more != .none {
       // `print` reports returned demand its own way; `handleEvents` as a request.
-      if let demandReturned = handlers.demandReturned {
+      if let demandReturned {
         demandReturned(more)
       } else {
-        handlers.request?(more)
+        request?(more)
       }
     }
     return more
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    currentHandlers.completion?(completion)
+    lock.withLock { handlers.completion }?(completion)
     lock.withLock { terminate() }
     downstream.receive(completion: completion)
   }
 
   func request(_ demand: Subscribers.Demand) {
-    currentHandlers.request?(demand)
+    lock.withLock { handlers.request }?(demand)
     lock.withLock { status.subscription }?.request(demand)
   }
 
   func cancel() {
-    currentHandlers.cancel?()
+    lock.withLock { handlers.cancel }?()
     let subscription = lock.withLock { () -> (any Subscription)? in
       guard let subscription = status.subscription else { return nil }
       terminate()

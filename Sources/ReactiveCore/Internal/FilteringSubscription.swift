@@ -126,11 +126,8 @@ final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Sub
     switch judge(input) {
     case .emit(let output):
       return downstream.receive(output)
-    case .drop, .absorb:
+    case .drop:
       return .max(1)
-    case .emitAndFinish(let output):
-      _ = downstream.receive(output)
-      end(with: .finished)
     case .finish:
       end(with: .finished)
     case .fail(let failure):

@@ -1,5 +1,5 @@
 /// The engine of operators that subscribe to several upstreams at once (`merge`,
-/// `combineLatest`, `zip`): it owns one subscription per upstream, forwards demand and
+/// `combineLatest`; `zip` has its own, in Combine's shape): it owns one subscription per upstream, forwards demand and
 /// cancellation to all of them, and hands each event to a strategy that decides what
 /// reaches the ``SerialDownstream``.
 ///
@@ -16,8 +16,8 @@ final class MultiUpstream<Downstream: Subscriber>: Subscription, CustomStringCon
   /// never concurrently for one side (each upstream serializes its own deliveries).
   ///
   /// Both callbacks return whether they finished the downstream; the engine then cancels
-  /// the upstreams still running (a `zip` that ran out, a `combineLatest` side that
-  /// finished without a value), as Combine does, so that they let go of the engine.
+  /// the upstreams still running (a `combineLatest` side that finished without a
+  /// value), as Combine does, so that they let go of the engine.
   @usableFromInline
   struct Strategy {
     /// Whether downstream demand is forwarded to every side; `false` asks every side
@@ -227,38 +227,6 @@ extension MultiUpstream {
           let done = state.withLock { state -> Bool in
             state.finished += 1
             return state.finished == sides || state.latest[side] == nil
-          }
-          if done { out.finish(.finished) }
-          return done
-        }))
-  }
-
-  /// `zip`: the n-th values of every upstream together.
-  @inlinable
-  static func zipping(
-    name: String, sides: Int, downstream: Downstream, combine: @escaping ([Any]) -> Downstream.Input
-  ) -> MultiUpstream {
-    let state = LockedBox((queues: [[Any]](repeating: [], count: sides), finished: Set<Int>()))
-    return MultiUpstream(
-      name: name, sides: sides, downstream: downstream,
-      strategy: Strategy(
-        forwardsDemand: true,
-        onValue: { side, value, out in
-          let (tuple, exhausted) = state.withLock { state -> ([Any]?, Bool) in
-            state.queues[side].append(value)
-            guard state.queues.allSatisfy({ !$0.isEmpty }) else { return (nil, false) }
-            let tuple = state.queues.indices.map { state.queues[$0].removeFirst() }
-            let exhausted = state.finished.contains { state.queues[$0].isEmpty }
-            return (tuple, exhausted)
-          }
-          if let tuple { out.push(combine(tuple)) }
-          if exhausted { out.finish(.finished) }
-          return exhausted
-        },
-        onFinished: { side, out in
-          let done = state.withLock { state -> Bool in
-            state.finished.insert(side)
-            return state.queues[side].isEmpty
           }
           if done { out.finish(.finished) }
           return done

@@ -5,12 +5,16 @@ enum OperatorStep<Output, Failure: Error> {
   case emit(Output)
   /// Skip the value; a forwarding operator asks upstream for one more in its place.
   case drop
-  /// Keep the value without asking for another (the operator requested ahead).
-  case absorb
-  /// Send this value, then finish and cancel upstream.
-  case emitAndFinish(Output)
   /// Finish now and cancel upstream.
   case finish
   /// Fail now and cancel upstream.
   case fail(Failure)
+}
+
+extension OperatorStep {
+  /// Runs a throwing body, turning a thrown error into ``fail(_:)``.
+  @inlinable
+  static func trying(_ body: () throws -> OperatorStep) -> OperatorStep where Failure == any Error {
+    do { return try body() } catch { return .fail(error) }
+  }
 }

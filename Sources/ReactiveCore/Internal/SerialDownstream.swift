@@ -1,5 +1,5 @@
 /// Delivers events from several upstreams to one downstream, one at a time and within
-/// its demand: the engine of `merge`, `zip`, `flatMap` and `switchToLatest`.
+/// its demand: the engine of `merge`, `combineLatest` and `flatMap`.
 ///
 /// Upstream sides call ``push(_:)``/``finish(_:)`` from any thread; the events wait in a
 /// queue, and whichever thread finds no drain running delivers them — never under the

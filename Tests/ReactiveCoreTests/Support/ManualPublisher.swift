@@ -29,7 +29,7 @@ final class ManualPublisher<Output, Failure: Error>: Publisher, @unchecked Senda
 
   init(subscription: RecordingSubscription?) {
     self.subscription = subscription
-    OpenSubscriptions.register { [weak self] in self?.releaseSubscriber() }
+    OpenSubscriptions.register(self)
   }
 
   /// Lets go of the subscriber, as a real publisher does once its subscription is
@@ -61,4 +61,8 @@ final class ManualPublisher<Output, Failure: Error>: Publisher, @unchecked Senda
   func send(completion: Subscribers.Completion<Failure>) {
     subscriber.withLock { $0 }?.receive(completion: completion)
   }
+}
+
+extension ManualPublisher: ReleasesAtExit {
+  func releaseAtExit() { releaseSubscriber() }
 }

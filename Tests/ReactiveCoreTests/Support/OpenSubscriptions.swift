@@ -15,26 +15,40 @@ import ReactiveCore
 /// registered first, at start-up, so it runs last), and reports whatever a cancel failed
 /// to free (see `.ci/asan`).
 enum OpenSubscriptions {
-  /// One closure per tracker or publisher, each holding it weakly.
-  private static let releases = LockedBox<[@Sendable () -> Void]>([])
+  /// One weak reference per tracker or publisher.
+  private static let releases = LockedBox<[WeakReleasable]>([])
 
   /// Registers the exit handler, once.
   private static let exitHandler: Void = {
     _ = atexit { OpenSubscriptions.releaseAll() }
   }()
 
-  /// Remembers `release`, to run it when the process exits.
-  static func register(_ release: @escaping @Sendable () -> Void) {
+  /// Remembers `object` (weakly), to release what it holds when the process exits.
+  static func register(_ object: any ReleasesAtExit) {
     _ = exitHandler
-    releases.withLock { $0.append(release) }
+    releases.withLock { $0.append(WeakReleasable(object: object)) }
   }
 
-  /// Runs and forgets every registered closure.
+  /// Releases what every registered object still alive holds, and forgets them all.
   static func releaseAll() {
     let all = releases.withLock { list in
       defer { list = [] }
       return list
     }
-    for release in all { release() }
+    for entry in all { entry.object?.releaseAtExit() }
   }
+}
+
+/// A test double that holds a subscription or a subscriber open on purpose.
+///
+/// A protocol rather than a closure: a closure capturing a generic tracker would capture
+/// its generic metadata, which Swift 6 warns about.
+protocol ReleasesAtExit: AnyObject, Sendable {
+  /// Lets go of (and cancels) whatever it holds open.
+  func releaseAtExit()
+}
+
+/// A weak reference to a registered object.
+private struct WeakReleasable: Sendable {
+  weak var object: (any ReleasesAtExit)?
 }

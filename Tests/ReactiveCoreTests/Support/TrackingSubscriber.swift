@@ -29,7 +29,7 @@ final class TrackingSubscriber<Value: Equatable, Failure: Error & Equatable>: Su
     self.initialDemand = initialDemand
     self.demandPerValue = demandPerValue
     self.onValue = onValue
-    OpenSubscriptions.register { [weak self] in self?.releaseSubscription() }
+    OpenSubscriptions.register(self)
   }
 
   var events: [Event<Value, Failure>] { state.withLock { $0.0 } }
@@ -83,3 +83,7 @@ enum TestError: Error, Equatable {
 
 /// Something to hold weakly in leak tests.
 final class Token: @unchecked Sendable {}
+
+extension TrackingSubscriber: ReleasesAtExit {
+  func releaseAtExit() { releaseSubscription() }
+}

@@ -81,3 +81,59 @@ private final class AnyCancellableSubscription: Subscription, @unchecked Sendabl
     sink.cancel()
   }
 }
+
+/// A publisher that keeps the subscriber attached to it, for reflecting on it.
+private final class CapturingPublisher<Failure: Error>: Publisher, @unchecked Sendable {
+  typealias Output = Int
+  var subscriber: Any?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Failure {
+    self.subscriber = subscriber
+    subscriber.receive(subscription: Subscriptions.empty)
+  }
+
+  /// The labels and descriptions of the kept subscriber's mirror children.
+  var children: [String] {
+    Mirror(reflecting: subscriber!).children.map { "\($0.label ?? "_")=\($0.value)" }
+  }
+}
+
+/// Mirrors as Combine's: what debuggers and OpenCombine's reflection tests see.
+@Suite struct ReflectionTests {
+  @Test func aClosureBuiltAnySubscriberReflectsAsItsDescription() {
+    let mirror = Mirror(reflecting: AnySubscriber<Int, Never>())
+    #expect(String(describing: mirror.subjectType) == "String")
+    #expect(mirror.children.isEmpty)
+  }
+
+  @Test func anObjectsCombineIdentifierIsItsAddress() {
+    let object = Token()
+    let expected = "0x" + String(UInt(bitPattern: ObjectIdentifier(object)), radix: 16)
+    #expect(CombineIdentifier(object).description == expected)
+  }
+
+  @Test func scanShowsItsDownstreamAndRunningResult() {
+    let publisher = CapturingPublisher<Never>()
+    let cancellable = publisher.scan(10, +).sink { _ in }
+    #expect(publisher.children.map { $0.prefix(while: { $0 != "=" }) } == ["downstream", "result"])
+    #expect(publisher.children.last == "result=10")
+    _ = (publisher.subscriber as? any Subscriber<Int, Never>)?.receive(5)
+    #expect(publisher.children.last == "result=15")
+    cancellable.cancel()
+  }
+
+  @Test func keyPathMapShowsItsKeyPaths() {
+    let publisher = CapturingPublisher<Never>()
+    let cancellable = publisher.map(\.self, \.bitWidth).sink { _ in }
+    #expect(publisher.children.map { $0.prefix(while: { $0 != "=" }) } == ["keyPath0", "keyPath1"])
+    cancellable.cancel()
+  }
+
+  @Test func assertNoFailureShowsWhereItTraps() {
+    let publisher = CapturingPublisher<TestError>()
+    let cancellable = publisher.assertNoFailure("PREFIX", file: "SomeFile.swift", line: 1987)
+      .sink { _ in }
+    #expect(publisher.children == ["file=SomeFile.swift", "line=1987", "prefix=PREFIX"])
+    cancellable.cancel()
+  }
+}

@@ -56,6 +56,23 @@ import Testing
         "", "request max: (2)", "\n",
       ])
   }
+
+  @Test func keepsLoggingAfterACancel() throws {
+    let lines = Lines()
+    let publisher = ManualPublisher<Int, Never>(subscription: RecordingSubscription())
+    let tracking = TrackingSubscriber<Int, Never>(initialDemand: nil)
+    publisher.print(to: lines).subscribe(tracking)
+    let subscription = try #require(tracking.subscription)
+    subscription.cancel()
+    subscription.cancel()
+    subscription.request(.max(1))
+    publisher.send(3)
+    #expect(
+      Array(lines.writes.dropFirst(3)) == [
+        "", "receive cancel", "\n", "", "receive cancel", "\n", "", "request max: (1)", "\n",
+        "", "receive value: (3)", "\n",
+      ])
+  }
 }
 
 /// A current-value subject asks an upstream for values once.

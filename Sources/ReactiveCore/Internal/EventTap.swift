@@ -14,8 +14,9 @@ struct EventHandlers<Output, Failure: Error> {
 /// - values and completions pass on whatever the state (also before the subscription);
 /// - demand a value returns is reported to the request handler too;
 /// - a cancel before the subscription runs its handler and does nothing else;
-/// - the handlers are released when it completes or is cancelled; the downstream is kept
-///   for its whole life.
+/// - `handleEvents` releases its handlers when it completes or is cancelled; `print` keeps
+///   logging for its whole life, as Combine's does (events after a cancel are logged too);
+///   the downstream is kept for its whole life.
 ///
 /// - Note: Thread-safe. `lock` guards `status` and `handlers`; no handler, upstream or
 ///   downstream code runs while it is held.
@@ -32,12 +33,18 @@ final class EventTap<Downstream: Subscriber>: Subscriber, Subscription, CustomSt
   @exclusivity(unchecked)
   private var handlers: EventHandlers<Input, Failure>
   private let downstream: Downstream
+  /// Whether the handlers go when the tap ends (`handleEvents`) or stay (`print`).
+  private let releasesHandlersAtEnd: Bool
   let description: String
 
-  init(name: String, downstream: Downstream, handlers: EventHandlers<Input, Failure>) {
+  init(
+    name: String, downstream: Downstream, handlers: EventHandlers<Input, Failure>,
+    releasesHandlersAtEnd: Bool = true
+  ) {
     description = name
     self.downstream = downstream
     self.handlers = handlers
+    self.releasesHandlersAtEnd = releasesHandlersAtEnd
   }
 
   func receive(subscription: any Subscription) {
@@ -91,10 +98,11 @@ final class EventTap<Downstream: Subscriber>: Subscriber, Subscription, CustomSt
     subscription?.cancel()
   }
 
-  /// Ends the tap and lets go of its handlers. Call with the lock held.
+  /// Ends the tap and, unless it logs for life, lets go of its handlers. Call with the
+  /// lock held.
   private func terminate() {
     status = .terminal
-    handlers = EventHandlers()
+    if releasesHandlersAtEnd { handlers = EventHandlers() }
   }
 
   var customMirror: Mirror { Mirror(self, children: [:]) }

@@ -15,6 +15,10 @@ struct Relay<Input, Failure: Error, Downstream: Subscriber>: Subscriber, CustomS
   let onSubscription: ((any Subscription) -> Void)?
   @usableFromInline
   let description: String
+  /// The children Combine's mirror of this operator shows (its key paths, its running
+  /// result), read when someone reflects it; `nil` for none.
+  @usableFromInline
+  let reflectedChildren: (() -> [Mirror.Child])?
   @usableFromInline
   let combineIdentifier = CombineIdentifier()
 
@@ -22,12 +26,14 @@ struct Relay<Input, Failure: Error, Downstream: Subscriber>: Subscriber, CustomS
   init(
     _ name: String, downstream: Downstream,
     onSubscription: ((any Subscription) -> Void)? = nil,
+    reflectedChildren: (() -> [Mirror.Child])? = nil,
     onValue: @escaping (Input, Downstream) -> Subscribers.Demand,
     onCompletion: @escaping (Subscribers.Completion<Failure>, Downstream) -> Void
   ) {
     description = name
     self.downstream = downstream
     self.onSubscription = onSubscription
+    self.reflectedChildren = reflectedChildren
     self.onValue = onValue
     self.onCompletion = onCompletion
   }
@@ -45,7 +51,7 @@ struct Relay<Input, Failure: Error, Downstream: Subscriber>: Subscriber, CustomS
   func receive(completion: Subscribers.Completion<Failure>) { onCompletion(completion, downstream) }
 
   @usableFromInline
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror { Mirror(self, children: reflectedChildren?() ?? []) }
   @usableFromInline
   var playgroundDescription: Any { description }
 }
@@ -56,10 +62,12 @@ extension Relay where Failure == Downstream.Failure {
   init(
     _ name: String, downstream: Downstream,
     onSubscription: ((any Subscription) -> Void)? = nil,
+    reflectedChildren: (() -> [Mirror.Child])? = nil,
     onValue: @escaping (Input, Downstream) -> Subscribers.Demand
   ) {
     self.init(
-      name, downstream: downstream, onSubscription: onSubscription, onValue: onValue,
+      name, downstream: downstream, onSubscription: onSubscription,
+      reflectedChildren: reflectedChildren, onValue: onValue,
       onCompletion: { completion, downstream in downstream.receive(completion: completion) })
   }
 }

@@ -48,7 +48,9 @@ extension Publishers {
       upstream.receive(
         subscriber:
           Relay<Output, Upstream.Failure, S>(
-            "AssertNoFailure", downstream: subscriber, onValue: { $1.receive($0) },
+            "AssertNoFailure", downstream: subscriber,
+            reflectedChildren: { [("file", file), ("line", line), ("prefix", prefix)] },
+            onValue: { $1.receive($0) },
             onCompletion: { completion, downstream in
               switch completion {
               case .finished: downstream.receive(completion: .finished)

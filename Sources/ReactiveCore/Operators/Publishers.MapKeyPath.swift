@@ -65,7 +65,9 @@ extension Publishers {
       let keyPath = keyPath
       upstream.receive(
         subscriber:
-          Relay<Upstream.Output, Failure, S>("ValueForKey", downstream: subscriber) {
+          Relay<Upstream.Output, Failure, S>(
+            "ValueForKey", downstream: subscriber, reflectedChildren: { [("keyPath", keyPath)] }
+          ) {
             $1.receive($0[keyPath: keyPath])
           })
     }
@@ -102,7 +104,10 @@ extension Publishers {
       let (keyPath0, keyPath1) = (keyPath0, keyPath1)
       upstream.receive(
         subscriber:
-          Relay<Upstream.Output, Failure, S>("ValueForKeys", downstream: subscriber) {
+          Relay<Upstream.Output, Failure, S>(
+            "ValueForKeys", downstream: subscriber,
+            reflectedChildren: { [("keyPath0", keyPath0), ("keyPath1", keyPath1)] }
+          ) {
             $1.receive(($0[keyPath: keyPath0], $0[keyPath: keyPath1]))
           })
     }
@@ -142,7 +147,12 @@ extension Publishers {
       let (keyPath0, keyPath1, keyPath2) = (keyPath0, keyPath1, keyPath2)
       upstream.receive(
         subscriber:
-          Relay<Upstream.Output, Failure, S>("ValueForKeys", downstream: subscriber) {
+          Relay<Upstream.Output, Failure, S>(
+            "ValueForKeys", downstream: subscriber,
+            reflectedChildren: {
+              [("keyPath0", keyPath0), ("keyPath1", keyPath1), ("keyPath2", keyPath2)]
+            }
+          ) {
             $1.receive(($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2]))
           })
     }

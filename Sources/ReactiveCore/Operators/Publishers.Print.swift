@@ -67,7 +67,8 @@ extension Publishers {
         request: { log.write("request \(Self.describe($0))") },
         demandReturned: { log.write("request \(Self.describe($0)) (synchronous)") })
       upstream.receive(
-        subscriber: EventTap(name: "Print", downstream: subscriber, handlers: handlers))
+        subscriber: EventTap(
+          name: "Print", downstream: subscriber, handlers: handlers, releasesHandlersAtEnd: false))
     }
   }
 }

@@ -68,7 +68,10 @@ extension Publishers {
       let next = nextPartialResult
       upstream.receive(
         subscriber:
-          Relay<Upstream.Output, Failure, S>("Scan", downstream: subscriber) { input, downstream in
+          Relay<Upstream.Output, Failure, S>(
+            "Scan", downstream: subscriber,
+            reflectedChildren: { [("downstream", subscriber), ("result", accumulator)] }
+          ) { input, downstream in
             accumulator = next(accumulator, input)
             return downstream.receive(accumulator)
           })

@@ -21,7 +21,7 @@ public struct CombineIdentifier: Hashable, Sendable, CustomStringConvertible {
   ///
   /// - Parameter obj: The object whose identity the identifier takes.
   public init(_ obj: AnyObject) {
-    rawValue = UInt64(UInt(bitPattern: ObjectIdentifier(obj).hashValue))
+    rawValue = UInt64(UInt(bitPattern: ObjectIdentifier(obj)))
   }
 
   @usableFromInline

@@ -4,8 +4,6 @@
 /// actions after a specific date, this scheduler ignores the date and performs them
 /// immediately.
 public struct ImmediateScheduler: Scheduler, Sendable {
-  /// The time type used by the immediate scheduler.
-  public typealias SchedulerTimeType = SchedulerInstant
   /// A type that defines options accepted by the immediate scheduler.
   public typealias SchedulerOptions = Never
 
@@ -13,17 +11,17 @@ public struct ImmediateScheduler: Scheduler, Sendable {
   public static let shared = ImmediateScheduler()
 
   /// The immediate scheduler's definition of the current moment in time.
-  public var now: SchedulerInstant { SchedulerInstant(0) }
+  public var now: SchedulerTimeType { SchedulerTimeType() }
 
   /// The minimum tolerance allowed by the immediate scheduler.
-  public var minimumTolerance: SchedulerStride { .zero }
+  public var minimumTolerance: SchedulerTimeType.Stride { 0 }
 
   /// Performs the action at once.
   public func schedule(options: Never?, _ action: @escaping () -> Void) { action() }
 
   /// Performs the action at once, ignoring the date.
   public func schedule(
-    after date: SchedulerInstant, tolerance: SchedulerStride, options: Never?,
+    after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?,
     _ action: @escaping () -> Void
   ) {
     action()
@@ -31,10 +29,11 @@ public struct ImmediateScheduler: Scheduler, Sendable {
 
   /// Performs the action once, at once, ignoring the date and the interval.
   public func schedule(
-    after date: SchedulerInstant, interval: SchedulerStride, tolerance: SchedulerStride,
+    after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
+    tolerance: SchedulerTimeType.Stride,
     options: Never?, _ action: @escaping () -> Void
   ) -> any Cancellable {
     action()
-    return AnyCancellable {}
+    return Subscriptions.empty
   }
 }

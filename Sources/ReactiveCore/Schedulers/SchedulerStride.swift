@@ -1,5 +1,5 @@
-/// A time interval counted in whole nanoseconds: the stride of ``TestScheduler``,
-/// ``ImmediateScheduler`` and `DispatchQueue` as schedulers.
+/// A time interval counted in whole nanoseconds: the stride of ``TestScheduler``
+/// and `DispatchQueue` as schedulers.
 ///
 ///     let interval: SchedulerStride = .milliseconds(1_500)
 ///     print(interval.timeInterval)
@@ -77,7 +77,7 @@ public struct SchedulerStride: SchedulerTimeIntervalConvertible, Comparable, Sig
 }
 
 /// An instant on a scheduler clock, counted in nanoseconds from the clock's zero: the
-/// time type of ``TestScheduler`` and ``ImmediateScheduler``.
+/// time type of ``TestScheduler``.
 public struct SchedulerInstant: Strideable, Hashable, Codable, Sendable, CustomStringConvertible {
   /// Nanoseconds since the clock's zero.
   public var nanoseconds: Int

@@ -138,4 +138,7 @@ final class ClosureSubscriberBox<Input, Failure: Error>: AnySubscriberBase<Input
   override func receive(subscription: any Subscription) { onSubscription?(subscription) }
   override func receive(_ value: Input) -> Subscribers.Demand { onValue?(value) ?? .none }
   override func receive(completion: Subscribers.Completion<Failure>) { onCompletion?(completion) }
+
+  /// Combine reflects a closure-built subscriber as its description: a string, no children.
+  override var customMirror: Mirror { Mirror(reflecting: description) }
 }

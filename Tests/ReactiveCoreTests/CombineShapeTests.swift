@@ -168,4 +168,46 @@ private struct RecordedError: Error, Codable {}
     #expect("\(parent() ?? "none")" == "nil")
     held.withLock { $0 = nil }
   }
+
+  /// Combine keeps the future while it delivers a result to a waiting subscriber (also a
+  /// failure), and lets go of it once delivered.
+  @Test(arguments: [true, false])
+  func theParentIsHeldWhileDelivering(fails: Bool) {
+    var promise: Future<Int, TestError>.Promise?
+    let future = Future<Int, TestError> { promise = $0 }
+    var subscription: (any Subscription)?
+    var parentsSeen: [String] = []
+    func parent() -> String {
+      subscription.flatMap {
+        Mirror(reflecting: $0).children.first { $0.label == "parent" }.map { "\($0.value)" }
+      } ?? "none"
+    }
+    future.subscribe(
+      AnySubscriber<Int, TestError>(
+        receiveSubscription: {
+          subscription = $0
+          $0.request(.unlimited)
+        },
+        receiveValue: { _ in
+          parentsSeen.append(parent())
+          return .none
+        },
+        receiveCompletion: { _ in parentsSeen.append(parent()) }))
+    promise?(fails ? .failure(.oops) : .success(1))
+    #expect(parentsSeen.count == (fails ? 1 : 2))
+    #expect(parentsSeen.allSatisfy { $0.contains("Future") })
+    #expect(parent() == "nil")
+  }
+
+  @Test func aResultDeliveredOnDemandKeepsTheFuture() {
+    let future = Future<Int, Never> { $0(.success(42)) }
+    let tracking = TrackingSubscriber<Int, Never>(initialDemand: nil)
+    future.subscribe(tracking)
+    tracking.request(.max(1))
+    #expect(tracking.events == [.subscription("Future"), .value(42), .completion(.finished)])
+    let parent = tracking.subscription.flatMap {
+      Mirror(reflecting: $0).children.first { $0.label == "parent" }.map { "\($0.value)" }
+    }
+    #expect(parent?.contains("Future") == true)
+  }
 }

@@ -43,6 +43,14 @@ import Testing
     #expect(collected.output == [])
   }
 
+  /// Combine's quirk, kept: an upper bound this close to `Int.max` traps; one less does not.
+  @Test func optionalOutputInRangeTrapsOnAnUpperBoundNearIntMax() async {
+    #expect(Optional(12).publisher.output(in: 0..<(.max - 2)) == Optional(12).publisher)
+    await #expect(processExitsWith: .failure) {
+      _ = Optional(12).publisher.output(in: 0..<(.max - 1))
+    }
+  }
+
   @Test func resultOperatorsStayResults() {
     let mapped: Result<Int, TestError>.Publisher = Result<Int, TestError>.success(2).publisher.map {
       $0 + 1

@@ -190,6 +190,23 @@ import Testing
     #expect(tracking.events == [.subscription("Multicast"), .value(1), .value(2)])
     connection.cancel()
   }
+
+  /// The subscriber that connects a subject to its upstream holds the subject weakly, as
+  /// Combine's does: the subject keeps that subscriber, so a strong reference would be a
+  /// cycle keeping a dropped subject alive (OpenCombine issue 186).
+  @Test func aConnectionDoesNotKeepItsSubjectAlive() {
+    let publisher = ManualPublisher<Int, Never>(subscription: RecordingSubscription())
+    weak var weakSubject: PassthroughSubject<Int, Never>?
+    let connection: any Cancellable
+    do {
+      let subject = PassthroughSubject<Int, Never>()
+      weakSubject = subject
+      connection = publisher.multicast(subject: subject).connect()
+    }
+    #expect(weakSubject == nil)
+    publisher.send(1)
+    connection.cancel()
+  }
 }
 
 /// `autoconnect()` and `share()` as Combine shapes them.
@@ -257,4 +274,87 @@ import Testing
     #expect(assign.customMirror.children.map(\.label) == ["object", "keyPath", "status"])
     assign.cancel()
   }
+}
+
+/// A subject with a current value owes it to a subscriber that missed it for want of
+/// demand, as Combine's `CurrentValueSubject` and `@Published` do.
+@Suite struct PendingCurrentValueTests {
+  private final class Model {
+    @Published var state = 0
+  }
+
+  @Test func aMissedValueArrivesAtTheNextRequest() {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let tracking = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+    subject.subscribe(tracking)
+    subject.send(1)
+    subject.send(2)
+    #expect(tracking.values == [0])
+    tracking.request(.max(2))
+    #expect(tracking.values == [0, 2])
+    subject.send(3)
+    #expect(tracking.values == [0, 2, 3])
+  }
+
+  @Test func aPublishedPropertyDeliversItsLatestValueOnDemand() {
+    let model = Model()
+    let tracking = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
+    model.$state.subscribe(tracking)
+    model.state += 1
+    model.state += 2
+    model.state += 3
+    #expect(tracking.values == [0, 1])
+    tracking.request(.max(10))
+    #expect(tracking.values == [0, 1, 6])
+  }
+
+  @Test func aPassthroughSubjectOwesNothing() {
+    let subject = PassthroughSubject<Int, Never>()
+    let tracking = TrackingSubscriber<Int, Never>(initialDemand: nil)
+    subject.subscribe(tracking)
+    subject.send(1)
+    tracking.request(.max(1))
+    #expect(tracking.values == [])
+  }
+}
+
+/// `objectWillChange` is a signal: from the first request on, every send arrives whatever
+/// the demand, as Combine's `ObservableObjectPublisher`.
+@Suite struct ObservableObjectPublisherCombineTests {
+  @Test func everySendArrivesAfterTheFirstRequest() {
+    let publisher = ObservableObjectPublisher()
+    let signals = LockedBox(0)
+    let subscriber = AnySubscriber<Void, Never>(
+      receiveSubscription: { held in
+        signals.withLock { _ in }
+        held.request(.max(1))
+      },
+      receiveValue: { _ in
+        signals.withLock { $0 += 1 }
+        return .none
+      })
+    publisher.subscribe(subscriber)
+    for _ in 0..<3 { publisher.send() }
+    #expect(signals.withLock { $0 } == 3)
+  }
+
+  @Test func nothingArrivesBeforeARequestOrAfterACancel() throws {
+    let publisher = ObservableObjectPublisher()
+    let tracking = TrackingSubscriber<Signal, Never>(initialDemand: nil)
+    publisher.map { Signal() }.subscribe(tracking)
+    publisher.send()
+    #expect(tracking.values.isEmpty)
+    tracking.request(.max(1))
+    publisher.send()
+    publisher.send()
+    #expect(tracking.values.count == 2)
+    let subscription = try #require(tracking.subscription)
+    #expect(Mirror(reflecting: subscription).children.isEmpty == false)
+    tracking.cancel()
+    publisher.send()
+    #expect(tracking.values.count == 2)
+  }
+
+  /// An `Equatable` stand-in for `Void`.
+  struct Signal: Equatable {}
 }

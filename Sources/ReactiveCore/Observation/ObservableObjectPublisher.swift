@@ -2,25 +2,99 @@
 ///
 /// It sends `()` before any `@Published` property of its object changes.
 ///
-/// - Note: Thread-safe, like ``PassthroughSubject``.
+/// As Combine's, it is a signal rather than a stream of values: a subscriber receives
+/// every `send()` from its first request on, whatever demand it asked for, until it
+/// cancels.
+///
+/// - Note: Thread-safe: `send()` may be called from any thread; deliveries to one
+///   subscriber never overlap.
 public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
   /// The kind of values published by this publisher.
   public typealias Output = Void
   /// The kind of errors this publisher might publish.
   public typealias Failure = Never
 
-  private let subject = PassthroughSubject<Void, Never>(kind: .observableObject)
+  /// The lock that guards `connections`.
+  private let lock = Lock()
+  @exclusivity(unchecked)
+  private var connections: [WillChangeConnection] = []
 
   /// Creates an observable object publisher instance.
   public init() {}
 
   /// Attaches the subscriber.
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Void, S.Failure == Never {
-    subject.subscribe(subscriber)
+    let connection = WillChangeSubscription(parent: self, downstream: subscriber)
+    lock.withLock { connections.append(connection) }
+    subscriber.receive(subscription: connection)
   }
 
   /// Sends the changed value to the downstream subscriber.
-  public func send() { subject.send(()) }
+  public func send() {
+    for connection in lock.withLock({ connections }) { connection.signal() }
+  }
+
+  /// Forgets a cancelled connection.
+  fileprivate func remove(_ connection: WillChangeConnection) {
+    lock.withLock { connections.removeAll { $0 === connection } }
+  }
+}
+
+/// One subscriber's connection to an ``ObservableObjectPublisher``, type-erased so that
+/// the publisher keeps one list.
+private class WillChangeConnection: @unchecked Sendable {
+  func signal() { fatalError("abstract") }
+}
+
+/// A subscription to an ``ObservableObjectPublisher``: inactive until its first request,
+/// then every signal reaches the subscriber, until a cancel.
+///
+/// - Note: Thread-safe. `lock` guards `state` and `parent`; `deliveryLock` keeps
+///   deliveries from overlapping (and lets a subscriber send from inside one).
+private final class WillChangeSubscription<Downstream: Subscriber>: WillChangeConnection,
+  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
+where Downstream.Input == Void, Downstream.Failure == Never {
+  private enum State {
+    case awaitingDemand
+    case active
+    case cancelled
+  }
+
+  private let lock = Lock()
+  private let deliveryLock = RecursiveLock()
+  @exclusivity(unchecked)
+  private var state = State.awaitingDemand
+  /// Weak, as Combine's: the publisher holds its connections.
+  @exclusivity(unchecked)
+  private weak var parent: ObservableObjectPublisher?
+  private let downstream: Downstream
+
+  init(parent: ObservableObjectPublisher, downstream: Downstream) {
+    self.parent = parent
+    self.downstream = downstream
+  }
+
+  override func signal() {
+    guard lock.withLock({ state == .active }) else { return }
+    deliveryLock.withLock { _ = downstream.receive(()) }
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    lock.withLock { if state == .awaitingDemand { state = .active } }
+  }
+
+  func cancel() {
+    let parent = lock.withLock { () -> ObservableObjectPublisher? in
+      state = .cancelled
+      return self.parent.take()
+    }
+    parent?.remove(self)
+  }
+
+  var description: String { "ObservableObjectPublisher" }
+  var customMirror: Mirror { Mirror(self, children: [("downstream", downstream)]) }
+  var playgroundDescription: Any { description }
 }
 
 /// A type of object with a publisher that emits before the object has changed.

@@ -94,7 +94,13 @@ final class FutureSubscription<Downstream: Subscriber>: FutureSubscriptionBase<
       self.result = result
       return takeIfReady()
     }
-    if let ready { deliver(result, to: ready) }
+    guard let ready else { return }
+    deliver(result, to: ready)
+    // As Combine's: a result that arrives for a waiting subscriber lets go of the future
+    // once delivered (the subscriber still sees it while receiving); a result already
+    // there when demand comes keeps it, until the subscription goes.
+    let parent = lock.withLock { self.parent.take() }
+    parent?.remove(self)
   }
 
   func request(_ demand: Subscribers.Demand) {
@@ -120,12 +126,8 @@ final class FutureSubscription<Downstream: Subscriber>: FutureSubscriptionBase<
     switch result {
     case .success(let value):
       _ = target.receive(value)
-      let parent = lock.withLock { self.parent.take() }
-      _ = parent
       target.receive(completion: .finished)
     case .failure(let error):
-      let parent = lock.withLock { self.parent.take() }
-      _ = parent
       target.receive(completion: .failure(error))
     }
   }

@@ -145,6 +145,9 @@ extension Optional.Publisher {
   where R.Bound == Int {
     let range = range.relative(to: 0..<Int.max)
     precondition(range.lowerBound >= 0, "lowerBound must not be negative")
+    // Combine's specialisation traps on an upper bound this close to `Int.max` (OpenCombine
+    // records the same), so code that relies on it behaves alike here.
+    precondition(range.upperBound < .max - 1, "upperBound must be less than Int.max - 1")
     return .init(output.flatMap { range.lowerBound == 0 && range.upperBound != 0 ? $0 : nil })
   }
 }

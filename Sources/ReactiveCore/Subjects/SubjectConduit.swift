@@ -181,7 +181,12 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   @inlinable
   func offerValue(_ value: Output) {
     let target = lock.withLock { () -> AnyObject? in
-      guard let downstream, demand > 0, !needsInitialValue else { return nil }
+      guard let downstream, demand > 0, !needsInitialValue else {
+        // A subject with a current value owes it to a subscriber that had no demand for
+        // it: the next request delivers the latest value, as Combine's does.
+        if kind.keepsCurrentValue, downstream != nil { needsInitialValue = true }
+        return nil
+      }
       if demand != .unlimited { demand -= 1 }
       return downstream
     }

@@ -1,12 +1,15 @@
 /// Which subject a hub serves; its subscriptions describe themselves by this name, as
-/// Combine's do (`@Published` and `ObservableObjectPublisher` are subjects of their own
-/// there).
+/// Combine's do (`@Published` is a subject of its own there).
 @usableFromInline
 enum SubjectKind: UInt8, Sendable {
   case passthrough
   case currentValue
   case published
-  case observableObject
+
+  /// Whether the subject has a current value, which a subscriber that missed a value for
+  /// want of demand receives at its next request, as in Combine.
+  @usableFromInline
+  var keepsCurrentValue: Bool { self != .passthrough }
 
   /// The name Combine's subscriptions of this subject give.
   @usableFromInline
@@ -15,7 +18,6 @@ enum SubjectKind: UInt8, Sendable {
     case .passthrough: "PassthroughSubject"
     case .currentValue: "CurrentValueSubject"
     case .published: "PublishedSubject"
-    case .observableObject: "ObservableObjectPublisher"
     }
   }
 }

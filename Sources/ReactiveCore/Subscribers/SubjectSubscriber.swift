@@ -1,7 +1,12 @@
 /// The subscriber that `subscribe(_:)` attaches: it forwards
 /// everything to a subject and cancels its upstream when cancelled.
+///
+/// It holds the subject weakly, as Combine's does: the subject keeps its upstream
+/// subscriptions (this object), so a strong reference back would be a cycle that keeps a
+/// dropped subject alive as long as its upstream runs.
 final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription,
-  CustomStringConvertible, @unchecked Sendable
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 {
   typealias Input = Downstream.Output
   typealias Failure = Downstream.Failure
@@ -9,7 +14,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription,
   /// The lock that guards `subject` and `status`.
   private let lock = Lock()
   @exclusivity(unchecked)
-  private var subject: Downstream?
+  private weak var subject: Downstream?
   @exclusivity(unchecked)
   private var status = SubscriptionStatus.awaitingSubscription
 
@@ -63,4 +68,17 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription,
   }
 
   var description: String { "Subject" }
+
+  /// Combine's children: the subject (twice, under both its names) and the upstream.
+  var customMirror: Mirror {
+    let (subject, upstream) = lock.withLock { (self.subject, status.subscription) }
+    return Mirror(
+      self,
+      children: [
+        ("downstreamSubject", subject as Any), ("upstreamSubscription", upstream as Any),
+        ("subject", subject as Any),
+      ])
+  }
+
+  var playgroundDescription: Any { description }
 }

@@ -45,7 +45,9 @@ import Testing
     #expect(tracking.completions == [.failure(.oops)])
   }
 
-  @Test func anInnerFailureCancelsTheUpstreamButNotThatInner() {
+  /// Combine cancels neither upstream nor the inner publisher that failed (OpenCombine's
+  /// testAllSubscriptionsReleasedOnChildFailure, run against Combine).
+  @Test func anInnerFailureCancelsNeitherUpstreamNorThatInner() {
     let upstreamSubscription = RecordingSubscription()
     let upstream = ManualPublisher<Int, TestError>(subscription: upstreamSubscription)
     let inner = RecordingSubscription()
@@ -54,7 +56,100 @@ import Testing
     upstream.flatMap { _ in innerPublisher }.subscribe(tracking)
     upstream.send(1)
     innerPublisher.send(completion: .failure(.oops))
-    #expect(upstreamSubscription.history == [.requested(.unlimited), .cancelled])
+    #expect(upstreamSubscription.history == [.requested(.unlimited)])
     #expect(inner.history == [.requested(.unlimited)])
+    #expect(tracking.completions == [.failure(.oops)])
+  }
+
+  /// A value delivered at once returns `.max(1)` to its inner publisher; one that finds no
+  /// demand waits, returns nothing, and its publisher is asked for one more when it goes.
+  @Test func innerDemandFollowsDeliveriesAsInCombine() {
+    let outer = PassthroughSubject<Int, Never>()
+    let inner = RecordingSubscription()
+    let innerPublisher = ManualPublisher<Int, Never>(subscription: inner)
+    let tracking = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
+    outer.flatMap { _ in innerPublisher }.subscribe(tracking)
+    outer.send(1)
+    #expect(innerPublisher.send(10) == .max(1))
+    #expect(innerPublisher.send(11) == .max(1))
+    #expect(innerPublisher.send(12) == .none)
+    #expect(innerPublisher.send(13) == .none)
+    #expect(tracking.values == [10, 11])
+    tracking.request(.max(10))
+    #expect(tracking.values == [10, 11, 12, 13])
+    #expect(inner.history == [.requested(.max(1)), .requested(.max(1)), .requested(.max(1))])
+  }
+
+  /// A request from inside a delivery adds demand without recursing; later values use it.
+  @Test func aRequestFromInsideADeliveryDoesNotRecurse() {
+    let upstream = ManualPublisher<ManualPublisher<Int, Never>, Never>(
+      subscription: RecordingSubscription())
+    let inner = RecordingSubscription()
+    let child = ManualPublisher<Int, Never>(subscription: inner)
+    let tracking = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+    let subscriptionBox = LockedBox<(any Subscription)?>(nil)
+    upstream.flatMap(maxPublishers: .max(1)) { $0 }
+      .handleEvents(
+        receiveSubscription: { subscription in subscriptionBox.withLock { $0 = subscription } },
+        receiveOutput: { value in
+          if value == 0 { subscriptionBox.withLock { $0 }?.request(.max(3)) }
+        }
+      )
+      .subscribe(tracking)
+    _ = upstream.send(child)
+    for value in 0..<4 { #expect(child.send(value) == .max(1)) }
+    #expect(child.send(4) == .none)
+    #expect(tracking.values == [0, 1, 2, 3])
+    #expect(inner.history == [.requested(.max(1))])
+    subscriptionBox.withLock { $0 = nil }
+  }
+
+  /// The buffered values wait for demand even after everything finished; then they go,
+  /// and the completion after them.
+  @Test func bufferedValuesGoBeforeTheCompletion() {
+    let outer = PassthroughSubject<Void, Never>()
+    let child = ManualPublisher<Int, Never>(subscription: RecordingSubscription())
+    let tracking = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+    outer.flatMap { _ in child }.subscribe(tracking)
+    outer.send()
+    #expect(child.send(1) == .max(1))
+    #expect(child.send(2) == .none)
+    outer.send(completion: .finished)
+    child.send(completion: .finished)
+    #expect(tracking.events == [.subscription("FlatMap"), .value(1)])
+    tracking.request(.unlimited)
+    #expect(
+      tracking.events == [.subscription("FlatMap"), .value(1), .value(2), .completion(.finished)])
+  }
+
+  /// Each inner subscriber names the subscription it reports to, as Combine's.
+  @Test func theInnerSubscriberMirrorsItsParentSubscription() throws {
+    let upstream = ManualPublisher<Int, Never>(subscription: RecordingSubscription())
+    let child = ManualPublisher<Int, Never>(subscription: RecordingSubscription())
+    let tracking = TrackingSubscriber<Int, Never>()
+    upstream.flatMap { _ in child }.subscribe(tracking)
+    _ = upstream.send(0)
+    let inner = try #require(child.rawSubscriber)
+    let outer = try #require(upstream.rawSubscriber as? any CustomCombineIdentifierConvertible)
+    #expect("\(inner)" == "FlatMap")
+    let children = Mirror(reflecting: inner).children
+    #expect(children.map(\.label) == ["parentSubscription"])
+    #expect("\(children.first!.value)" == "\(outer.combineIdentifier)")
+    #expect(Mirror(reflecting: tracking.subscription!).children.isEmpty)
+  }
+
+  /// Combine cancels the inners with its lock held when upstream fails; an inner whose
+  /// cancel makes upstream fail again deadlocks there, and traps here.
+  @Test func anUpstreamFailingAgainFromAnInnerCancelTraps() async {
+    await #expect(processExitsWith: .failure) {
+      let upstream = ManualPublisher<Int, TestError>(subscription: RecordingSubscription())
+      let child = ManualPublisher<Int, TestError>(
+        subscription: RecordingSubscription(onCancel: { upstream.send(completion: .failure(.oops)) }
+        ))
+      let tracking = TrackingSubscriber<Int, TestError>()
+      upstream.flatMap { _ in child }.subscribe(tracking)
+      _ = upstream.send(0)
+      upstream.send(completion: .failure(.oops))
+    }
   }
 }

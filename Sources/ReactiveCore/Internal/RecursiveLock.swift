@@ -44,6 +44,11 @@ package struct RecursiveLock: ~Copyable, @unchecked Sendable {
     return true
   }
 
+  /// Whether the calling thread holds the lock: a call made from inside the work it
+  /// guards.
+  @inlinable @inline(__always)
+  package var isHeldByCurrentThread: Bool { owner.load(ordering: .relaxed) == Self.currentThread }
+
   /// Releases the lock if the matching ``enter()`` acquired it.
   ///
   /// - Parameter acquired: What ``enter()`` returned.

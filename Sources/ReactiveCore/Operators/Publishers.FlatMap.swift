@@ -103,48 +103,94 @@ extension Publishers {
 }
 
 /// Subscribes to at most `maxPublishers` inner publishers at once and interleaves their
-/// values. While downstream demand is limited, each inner publisher has one value
-/// outstanding; once it is unlimited, every inner publisher is asked for unlimited
-/// values, as in Combine.
+/// values, with Combine's demand and ordering rules (code ported from Combine can see
+/// them):
+/// - while downstream demand is limited, each inner publisher is asked for one value at a
+///   time: a value delivered at once returns `.max(1)` to its publisher; a value that
+///   finds no demand waits in a buffer, and its publisher is asked for the next one when
+///   it is delivered; once demand is unlimited, every inner publisher is asked for
+///   unlimited values;
+/// - a finished inner publisher frees a slot, and upstream is asked for one more element
+///   (unless `maxPublishers` is unlimited); downstream finishes once upstream and every
+///   inner publisher have finished and the buffer is empty;
+/// - an inner failure cancels the other inner publishers but not upstream; an upstream
+///   failure cancels every inner publisher, with the lock held, as Combine does (so an
+///   inner publisher that fails upstream again from its cancel traps, as there);
+/// - a request made from inside a delivery only adds demand: the delivery in progress
+///   goes on with it, so requests never recurse.
+///
+/// - Note: Thread-safe. `lock` guards the state; `deliveryLock` keeps calls into the
+///   subscriber from overlapping. Neither is held while the subscriber runs, except the
+///   delivery lock, which is what it is for.
 // Inlinable throughout so that it is specialised for the caller's types.
 @usableFromInline
 final class FlatMapSubscription<Input, NewPublisher: Publisher, Downstream: Subscriber>:
-  Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable
+  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstream.Failure {
   @usableFromInline
   typealias Failure = Downstream.Failure
+  @usableFromInline
+  typealias Output = NewPublisher.Output
+
+  /// How the subscription stands with its subscriber.
+  @usableFromInline
+  enum Phase {
+    /// Values flow.
+    case running
+    /// A completion has been sent: values an inner publisher still sends pass on, as in
+    /// Combine (only a misbehaving publisher sends after its own failure).
+    case completed
+    /// The subscriber cancelled: nothing more reaches it.
+    case cancelled
+  }
 
   /// The lock that guards every variable below.
   @usableFromInline
   let lock = Lock()
+  /// Held while calling into the subscriber, so deliveries never overlap; a request from
+  /// inside one is recognised by this thread holding it.
+  @usableFromInline
+  let deliveryLock = RecursiveLock()
   @usableFromInline
   @exclusivity(unchecked)
-  var upstream = SubscriptionStatus.awaitingSubscription
+  var phase = Phase.running
   @usableFromInline
   @exclusivity(unchecked)
-  var inners: [Int: any Subscription] = [:]
-  @usableFromInline
-  @exclusivity(unchecked)
-  var activeInners = 0
-  @usableFromInline
-  @exclusivity(unchecked)
-  var nextInner = 0
+  var upstream: (any Subscription)?
   @usableFromInline
   @exclusivity(unchecked)
   var upstreamFinished = false
   @usableFromInline
   @exclusivity(unchecked)
-  var isDone = false
-  /// Set once downstream asks for unlimited values.
+  var inners: [Int: any Subscription] = [:]
+  /// Inner publishers made but not yet subscribed.
   @usableFromInline
   @exclusivity(unchecked)
-  var isDownstreamUnlimited = false
+  var pendingInners = 0
+  @usableFromInline
+  @exclusivity(unchecked)
+  var nextInner = 0
+  @usableFromInline
+  @exclusivity(unchecked)
+  var demand = Subscribers.Demand.none
+  /// Values that found no demand, with the inner publisher each came from, oldest at
+  /// `bufferHead`.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var buffer: ContiguousArray<(Int, Output)> = []
+  @usableFromInline
+  @exclusivity(unchecked)
+  var bufferHead = 0
+  /// How many drains are asking an inner publisher for more right now; a value that
+  /// arrives meanwhile joins the buffer, behind the values already waiting.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var drainsRequesting = 0
   @usableFromInline
   let maxPublishers: Subscribers.Demand
   @usableFromInline
   let transform: (Input) -> NewPublisher
-  @usableFromInline
-  let out: SerialDownstream<Downstream>
   @usableFromInline
   let downstream: Downstream
 
@@ -156,18 +202,15 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
     self.downstream = downstream
     self.maxPublishers = maxPublishers
     self.transform = transform
-    out = SerialDownstream(downstream)
-    // Unowned: `out` runs this only from calls this subscription makes into it, and
-    // `out` lives exactly as long as this subscription. A weak reference would give this
-    // object a side table, which sends every retain and release of it down a slow path.
-    out.onDelivered = { [unowned self] index in requestNext(from: index) }
   }
+
+  // MARK: Upstream
 
   @inlinable
   func receive(subscription: any Subscription) {
     let accepted = lock.withLock { () -> Bool in
-      guard case .awaitingSubscription = upstream else { return false }
-      upstream = .subscribed(subscription)
+      guard upstream == nil, !upstreamFinished, phase == .running else { return false }
+      upstream = subscription
       return true
     }
     guard accepted else { return subscription.cancel() }
@@ -176,124 +219,222 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    let index = lock.withLock { () -> Int? in
-      guard !isDone else { return nil }
+    guard lock.withLock({ phase == .running }) else { return .none }
+    let publisher = transform(input)
+    let index = lock.withLock { () -> Int in
       nextInner += 1
-      activeInners += 1
+      pendingInners += 1
       return nextInner
     }
-    guard let index else { return .none }
-    transform(input).receive(subscriber: Inner(parent: self, index: index))
+    publisher.receive(subscriber: Inner(parent: self, index: index))
     return .none
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
-    switch completion {
-    case .finished:
-      let done = lock.withLock { () -> Bool in
-        upstreamFinished = true
-        upstream = .terminal
-        return activeInners == 0
-      }
-      if done { finishAll(.finished, cancelsUpstream: false) }
-    case .failure:
-      // The upstream that failed is not cancelled; the inner publishers are.
-      finishAll(completion, cancelsUpstream: false)
+    lock.lock()
+    upstream = nil
+    upstreamFinished = true
+    guard case .failure = completion else {
+      unlockThenFinishIfDone()
+      return
     }
+    let wasRunning = phase == .running
+    if wasRunning { phase = .completed }
+    // Combine cancels the inner publishers with its lock held; so does this, so that an
+    // inner publisher that fails upstream again from its cancel traps here as there.
+    let cancelled = inners
+    inners = [:]
+    for subscription in cancelled.values { subscription.cancel() }
+    lock.unlock()
+    guard wasRunning else { return }
+    deliveryLock.withLock { downstream.receive(completion: completion) }
   }
+
+  // MARK: Inner publishers
 
   @inlinable
   func innerSubscribed(_ index: Int, _ subscription: any Subscription) {
-    let accepted = lock.withLock { () -> Subscribers.Demand? in
-      guard !isDone else { return nil }
+    let demand = lock.withLock { () -> Subscribers.Demand? in
+      pendingInners -= 1
+      guard phase == .running else { return nil }
       inners[index] = subscription
-      return isDownstreamUnlimited ? .unlimited : .max(1)
+      return self.demand == .unlimited ? .unlimited : .max(1)
     }
-    guard let demand = accepted else { return subscription.cancel() }
+    guard let demand else { return subscription.cancel() }
     subscription.request(demand)
   }
 
   @inlinable
-  func innerReceived(_ index: Int, _ value: NewPublisher.Output) {
-    // Ask this inner for its next value only once this one has been delivered.
-    out.push(value, tag: index)
-  }
-
-  /// Asks inner publisher `index` for its next value, after its last one was delivered.
-  @inlinable
-  func requestNext(from index: Int) {
-    let subscription = lock.withLock { isDownstreamUnlimited ? nil : inners[index] }
-    subscription?.request(.max(1))
+  func innerReceived(_ index: Int, _ value: Output) -> Subscribers.Demand {
+    lock.lock()
+    if phase == .cancelled {
+      lock.unlock()
+      return .none
+    }
+    if demand == .unlimited {
+      lock.unlock()
+      deliver(value)
+      return .none
+    }
+    if demand == .none || drainsRequesting > 0 {
+      buffer.append((index, value))
+      lock.unlock()
+      return .none
+    }
+    demand -= 1
+    lock.unlock()
+    let more = deliver(value)
+    lock.lock()
+    demand += more
+    // A value that found no demand while this one was delivered goes out now, if the
+    // subscriber asked for more, rather than waiting for the next request.
+    if demand > 0, bufferHead < buffer.count {
+      drainThenUnlock()
+    } else {
+      lock.unlock()
+    }
+    return .max(1)
   }
 
   @inlinable
   func innerCompleted(_ index: Int, _ completion: Subscribers.Completion<Failure>) {
-    guard case .finished = completion else {
-      // The inner publisher that failed is not cancelled; upstream and the others are.
-      lock.withLock { inners[index] = nil }
-      return finishAll(completion, cancelsUpstream: true)
-    }
-    let (done, upstreamSubscription) = lock.withLock { () -> (Bool, (any Subscription)?) in
+    lock.lock()
+    guard case .failure = completion else {
       inners[index] = nil
-      activeInners -= 1
-      return (upstreamFinished && activeInners == 0, upstreamFinished ? nil : upstream.subscription)
+      guard !unlockThenFinishIfDone(), maxPublishers != .unlimited else { return }
+      // A slot is free: one more upstream element may become an inner publisher.
+      lock.withLock { upstream }?.request(.max(1))
+      return
     }
-    if done { return finishAll(.finished, cancelsUpstream: false) }
-    // A slot is free: one more upstream element may become an inner publisher.
-    if maxPublishers != .unlimited { upstreamSubscription?.request(.max(1)) }
+    guard phase == .running else { return lock.unlock() }
+    phase = .completed
+    let others = inners.filter { $0.key != index }.map(\.value)
+    inners = [:]
+    lock.unlock()
+    // The inner publisher that failed is not cancelled, and neither is upstream.
+    for subscription in others { subscription.cancel() }
+    deliveryLock.withLock { downstream.receive(completion: completion) }
   }
 
-  @inlinable
-  func finishAll(_ completion: Subscribers.Completion<Failure>, cancelsUpstream: Bool) {
-    let (subscriptions, first) = lock.withLock { () -> ([any Subscription], Bool) in
-      guard !isDone else { return ([], false) }
-      isDone = true
-      defer {
-        inners = [:]
-        upstream = .terminal
-      }
-      let upstreams = cancelsUpstream ? [upstream.subscription].compactMap { $0 } : []
-      return (Array(inners.values) + upstreams, true)
-    }
-    guard first else { return }
-    if case .failure = completion { for subscription in subscriptions { subscription.cancel() } }
-    out.finish(completion)
-  }
+  // MARK: Downstream
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "demand must be greater than zero")
-    if demand == .unlimited {
-      let limited = lock.withLock { () -> [any Subscription] in
-        guard !isDownstreamUnlimited else { return [] }
-        isDownstreamUnlimited = true
-        return Array(inners.values)
-      }
-      for subscription in limited { subscription.request(.unlimited) }
+    lock.lock()
+    guard phase == .running else { return lock.unlock() }
+    let wasUnlimited = self.demand == .unlimited
+    self.demand += demand
+    let becameUnlimited = !wasUnlimited && self.demand == .unlimited
+    if deliveryLock.isHeldByCurrentThread {
+      // From inside a delivery: the delivery in progress goes on with the new demand.
+      let inners = becameUnlimited ? Array(self.inners.values) : []
+      lock.unlock()
+      for subscription in inners { subscription.request(.unlimited) }
+      return
     }
-    out.request(demand)
+    guard becameUnlimited else { return drainThenUnlock() }
+    let waiting = buffer[bufferHead...]
+    buffer = []
+    bufferHead = 0
+    let inners = Array(self.inners.values)
+    lock.unlock()
+    deliveryLock.withLock {
+      for (_, value) in waiting { _ = downstream.receive(value) }
+    }
+    for subscription in inners { subscription.request(.unlimited) }
+    lock.lock()
+    unlockThenFinishIfDone()
   }
 
   @inlinable
   func cancel() {
     let subscriptions = lock.withLock { () -> [any Subscription] in
-      isDone = true
+      guard phase == .running else { return [] }
+      phase = .cancelled
       defer {
         inners = [:]
-        upstream = .terminal
+        upstream = nil
+        buffer = []
+        bufferHead = 0
       }
-      return Array(inners.values) + [upstream.subscription].compactMap { $0 }
+      return Array(inners.values) + [upstream].compactMap { $0 }
     }
     for subscription in subscriptions { subscription.cancel() }
-    out.cancel()
+  }
+
+  // MARK: Delivery
+
+  /// Hands one value to the subscriber and returns the demand it adds.
+  @inlinable
+  @discardableResult
+  func deliver(_ value: Output) -> Subscribers.Demand {
+    let acquired = deliveryLock.enter()
+    defer { deliveryLock.exit(acquired) }
+    return downstream.receive(value)
+  }
+
+  /// Delivers buffered values while there is demand, asking each value's inner publisher
+  /// for the next one after it is delivered; then finishes if everything is done. Call
+  /// with the lock held; returns with it released.
+  @inlinable
+  func drainThenUnlock() {
+    while demand > 0, bufferHead < buffer.count {
+      let (index, value) = buffer[bufferHead]
+      bufferHead += 1
+      if bufferHead == buffer.count {
+        buffer.removeAll(keepingCapacity: true)
+        bufferHead = 0
+      }
+      demand -= 1
+      let source = inners[index]
+      lock.unlock()
+      let more = deliver(value)
+      lock.lock()
+      demand += more
+      guard let source else { continue }
+      drainsRequesting += 1
+      lock.unlock()
+      source.request(.max(1))
+      lock.lock()
+      drainsRequesting -= 1
+    }
+    unlockThenFinishIfDone()
+  }
+
+  /// Sends `.finished` if upstream and every inner publisher have finished and nothing
+  /// waits in the buffer. Call with the lock held; returns with it released.
+  ///
+  /// - Returns: Whether it finished.
+  @inlinable
+  @discardableResult
+  func unlockThenFinishIfDone() -> Bool {
+    guard phase == .running, upstreamFinished, bufferHead == buffer.count, inners.isEmpty,
+      pendingInners == 0
+    else {
+      lock.unlock()
+      return false
+    }
+    phase = .completed
+    lock.unlock()
+    deliveryLock.withLock { downstream.receive(completion: .finished) }
+    return true
   }
 
   @inlinable
   var description: String { "FlatMap" }
+  @inlinable
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+  @inlinable
+  var playgroundDescription: Any { description }
 
+  /// What each inner publisher is subscribed with: it reports to the subscription under
+  /// its index.
   @usableFromInline
-  struct Inner: Subscriber {
+  struct Inner: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+  {
     @usableFromInline
     typealias Input = NewPublisher.Output
     @usableFromInline
@@ -314,13 +455,20 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
     @inlinable
     func receive(subscription: any Subscription) { parent.innerSubscribed(index, subscription) }
     @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-      parent.innerReceived(index, input)
-      return .none
-    }
+    func receive(_ input: Input) -> Subscribers.Demand { parent.innerReceived(index, input) }
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       parent.innerCompleted(index, completion)
     }
+
+    @usableFromInline
+    var description: String { "FlatMap" }
+    /// Combine's one child: the identifier of the subscription it reports to.
+    @usableFromInline
+    var customMirror: Mirror {
+      Mirror(self, children: [("parentSubscription", parent.combineIdentifier)])
+    }
+    @usableFromInline
+    var playgroundDescription: Any { description }
   }
 }

@@ -13,8 +13,16 @@ final class RecordingSubscription: Subscription, @unchecked Sendable {
   /// Every request and cancel, in order.
   var history: [SubscriptionCall] { calls.withLock { $0 } }
 
+  /// Run after recording a cancel, for tests of what a cancel may set off.
+  private let onCancel: (@Sendable () -> Void)?
+
+  init(onCancel: (@Sendable () -> Void)? = nil) { self.onCancel = onCancel }
+
   func request(_ demand: Subscribers.Demand) { calls.withLock { $0.append(.requested(demand)) } }
-  func cancel() { calls.withLock { $0.append(.cancelled) } }
+  func cancel() {
+    calls.withLock { $0.append(.cancelled) }
+    onCancel?()
+  }
 }
 
 /// A publisher driven by hand: it keeps the last subscriber and, if given one, hands it a

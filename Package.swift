@@ -21,6 +21,10 @@ let examples: [String] = [
   "ScopesExample",
 ]
 
+/// Small programs a module's tests run as child processes, under `Tests/<Name>`:
+/// KeyedStore's crash-safety and two-process tests kill and race this one.
+let testHelpers: [String: [String]] = ["KeyedStore": ["KeyedStoreCrashChild"]]
+
 let package = Package(
   name: "Ripple",
   // `Synchronization.Mutex` needs these on Apple platforms; Linux has no floor.
@@ -29,7 +33,17 @@ let package = Package(
   targets: [.target(name: "ReactiveCore")]
     + featureModules.map { .target(name: $0, dependencies: ["ReactiveCore"]) }
     + [.target(name: "Ripple", dependencies: libraryModules.map { .target(name: $0) })]
-    + libraryModules.map { .testTarget(name: "\($0)Tests", dependencies: [.target(name: $0)]) }
+    + libraryModules.map { module in
+      .testTarget(
+        name: "\(module)Tests",
+        dependencies: [.target(name: module)]
+          + (testHelpers[module] ?? []).map { .target(name: $0) })
+    }
+    + testHelpers.flatMap { module, helpers in
+      helpers.map {
+        .executableTarget(name: $0, dependencies: [.target(name: module)], path: "Tests/\($0)")
+      }
+    }
     + [.testTarget(name: "RippleTests", dependencies: ["Ripple"])]
     + examples.map { .executableTarget(name: $0, dependencies: ["Ripple"], path: "Examples/\($0)") },
   swiftLanguageModes: [.v6]

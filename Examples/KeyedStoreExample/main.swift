@@ -1,3 +1,4 @@
+import Foundation
 import Ripple
 
 // A port of Elastomeric's README to Ripple: Elastomer becomes StoreKey, on Store.shared.
@@ -83,3 +84,23 @@ StoreKey.someBool.retireObserver(boolReceipt)
 // Custom Equatable types
 StoreKey.filterPresentation.stageValue(FilterVCPresentation(indexPath: [0, 1], isPresented: true))
 print("presentation staged: \(Store.shared[.filterPresentation]!.isPresented)")
+
+// Persistence: a store backed by a file keeps its Codable values across launches.
+// Run the example twice: the launch count read back from the file goes up each time.
+extension StoreKey where Value == Int { static let launchCount = StoreKey("launchCount") }
+extension StoreKey where Value == String {
+  // Codable, but kept out of the file on purpose.
+  static let sessionToken = StoreKey("sessionToken", persisted: false)
+}
+
+let statePath = FileManager.default.temporaryDirectory
+  .appendingPathComponent("RippleKeyedStoreExample/state.json").path
+let persistent = try Store(persistence: .file(path: statePath))
+let launches = persistent.update(0, for: .launchCount) { $0 += 1 }
+persistent.stage("not written to disk", for: .sessionToken)
+try persistent.flush()  // durable now: written, synced, renamed over the old file
+if launches == 1 {
+  print("first launch: launchCount = 1 is now in \(statePath); run again to read it back")
+} else {
+  print("launchCount = \(launches): read back from \(statePath), written by an earlier run")
+}

@@ -4,7 +4,7 @@ extension Store {
   /// - Parameter key: The key to read.
   /// - Returns: The value, or `nil` if it was never staged.
   public func value<Value: Sendable>(for key: StoreKey<Value>) -> Value? {
-    state.withLock { $0.existingEntry(for: key)?.value }
+    state.withLock { $0.entryForReading(key)?.value }
   }
 
   /// The current value of a key, or `nil`.
@@ -27,7 +27,13 @@ extension Store {
   public func values(for keys: [AnyStoreKey]) -> [AnyStoreKey: any Sendable] {
     state.withLock { state in
       var result: [AnyStoreKey: any Sendable] = [:]
-      for key in keys { result[key] = state.entries[key.name]?.anyValue }
+      for key in keys {
+        // A key the file holds a value for is bound (and decoded) by this read.
+        if state.entries[key.name] == nil, state.stored[key.name] != nil {
+          _ = state.entry(for: key)
+        }
+        result[key] = state.entries[key.name]?.anyValue
+      }
       return result
     }
   }

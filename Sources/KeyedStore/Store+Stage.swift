@@ -53,15 +53,8 @@ extension Store {
     let acquired = deliveries.enter()
     defer { deliveries.exit(acquired) }
     state.lock.lock()
-    guard let found = state.value.existingEntry(for: key) else {
-      defer { state.lock.unlock() }
-      switch state.value.entry(for: key) {
-      case .success(let entry):
-        entry.value = value
-        return .committed
-      case .failure(let error):
-        return .rejected(error)
-      }
+    guard let found = state.existingEntry(for: key) else {
+      return stageFirst(value, for: key, isRedundant: isRedundant)
     }
     // Entries are never removed, so the store keeps this one alive: no retain needed.
     unowned(unsafe) let entry = found
@@ -71,12 +64,39 @@ extension Store {
       return .discardedAsRedundant
     }
     entry.value = value
+    // A persisting entry is marked dirty once per write: later stages find it dirty.
+    let queueWrite = entry.persists && !entry.isDirty && state.markDirty(entry)
     let observers = entry.observers
     state.lock.unlock()
+    if queueWrite { persistence?.requestWrite() }
     guard !observers.isEmpty else { return .committed }
     let mutation = Mutation(key: key, oldValue: oldValue, newValue: value, timestamp: .now)
     deliveries.deliver(mutation, to: observers)
     return .committed
+  }
+
+  /// The first use of a key in this store: binds it (decoding its stored value, if any)
+  /// and stores `value`. No observer can be registered on an entry created here. Called
+  /// with the state lock held; releases it.
+  @inlinable
+  func stageFirst<Value: Sendable>(
+    _ value: Value, for key: StoreKey<Value>, isRedundant: (Value) -> Bool
+  ) -> StageOutcome {
+    switch state.value.entry(for: key) {
+    case .success(let entry):
+      if let oldValue = entry.value, isRedundant(oldValue) {
+        state.lock.unlock()
+        return .discardedAsRedundant
+      }
+      entry.value = value
+      let queueWrite = entry.persists && !entry.isDirty && state.markDirty(entry)
+      state.lock.unlock()
+      if queueWrite { persistence?.requestWrite() }
+      return .committed
+    case .failure(let error):
+      state.lock.unlock()
+      return .rejected(error)
+    }
   }
 
   /// Stages a value after a delay, on the store's scheduler.
@@ -110,24 +130,30 @@ extension Store {
     where ObjectIdentifier(type(of: value)) != ObjectIdentifier(key.valueType) {
       throw .typeMismatch(key: key.name, expected: "\(key.valueType)", actual: "\(type(of: value))")
     }
-    let error = deliveries.commit { () -> (StoreError?, [any Delivery]) in
+    let (error, queueWrite) = deliveries.commit {
+      () -> ((StoreError?, Bool), [any Delivery]) in
       state.withLock { state in
         var entries: [StoreEntry] = []
         for (key, _) in ordered {
           guard let entry = state.entry(for: key) else {
             let known = state.entries[key.name]!.valueType
-            return (
-              .typeMismatch(key: key.name, expected: "\(known)", actual: "\(key.valueType)"), []
-            )
+            let error = StoreError.typeMismatch(
+              key: key.name, expected: "\(known)", actual: "\(key.valueType)")
+            return ((error, false), [])
           }
           entries.append(entry)
         }
+        // One lock hold commits the whole batch, so a write takes all of it or none.
+        var queueWrite = false
         let deliveries = zip(entries, ordered).map { entry, pair in
-          entry.commitAny(pair.value, at: timestamp)
+          let delivery = entry.commitAny(pair.value, at: timestamp)
+          if entry.persists && !entry.isDirty { queueWrite = state.markDirty(entry) || queueWrite }
+          return delivery
         }
-        return (nil, deliveries)
+        return ((nil, queueWrite), deliveries)
       }
     }
+    if queueWrite { persistence?.requestWrite() }
     if let error { throw error }
   }
 
@@ -155,7 +181,7 @@ extension Store {
     let timestamp = ContinuousClock.now
     deliveries.commit { () -> (Void, TypedDelivery<Value>?) in
       state.withLock { state in
-        guard let entry = state.existingEntry(for: key), let value = entry.value else {
+        guard let entry = state.entryForReading(key), let value = entry.value else {
           return ((), nil)
         }
         return ((), entry.commit(value, at: timestamp))
@@ -185,14 +211,19 @@ extension Store {
       var next = seen ?? initial
       body(&next)
       let timestamp = ContinuousClock.now
-      let done = deliveries.commit { () -> (Bool, TypedDelivery<Value>?) in
+      let (done, queueWrite) = deliveries.commit { () -> ((Bool, Bool), TypedDelivery<Value>?) in
         state.withLock { state in
-          guard state.existingEntry(for: key)?.value == seen else { return (false, nil) }
-          guard case .success(let entry) = state.entry(for: key) else { return (true, nil) }
-          guard seen != next || seen == nil else { return (true, nil) }
-          return (true, entry.commit(next, at: timestamp))
+          guard state.entryForReading(key)?.value == seen else { return ((false, false), nil) }
+          guard case .success(let entry) = state.entry(for: key) else {
+            return ((true, false), nil)
+          }
+          guard seen != next || seen == nil else { return ((true, false), nil) }
+          let delivery = entry.commit(next, at: timestamp)
+          let queueWrite = entry.persists && !entry.isDirty && state.markDirty(entry)
+          return ((true, queueWrite), delivery)
         }
       }
+      if queueWrite { persistence?.requestWrite() }
       if done { return next }
     }
   }

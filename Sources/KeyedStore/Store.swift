@@ -21,6 +21,10 @@ import ReactiveCore
 /// - A retired observer receives nothing committed after ``retireObserver(_:)`` returns,
 ///   and is released.
 ///
+/// `Store()` keeps its values in memory; `try Store(persistence: .file(path:))` also keeps
+/// every `Codable` value in a JSON file, written in the background (see
+/// <doc:PersistingState>). Every guarantee above holds for both.
+///
 /// - Note: Thread-safe. `Store` is `Sendable`. Observer closures, like `sink` closures,
 ///   need not be `@Sendable`: they run one at a time, on the thread that commits (or on
 ///   the scheduler you pass), so make whatever they touch safe for that thread.
@@ -29,21 +33,37 @@ public final class Store: Sendable {
   public static let shared = Store()
 
   @usableFromInline
-  let state = StoreStorage()
+  let state: StoreStorage
   @usableFromInline
-  let deliveries = DeliveryDrain()
+  let deliveries: DeliveryDrain
   let scheduleAfter: @Sendable (Duration, @escaping @Sendable () -> Void) -> AnyCancellable
+  /// Writes `Codable` values to the store's file; `nil` in memory.
+  @usableFromInline
+  let persistence: StorePersistence?
 
-  /// Creates an empty store that runs delayed stages on a global dispatch queue.
+  /// Creates an empty in-memory store that runs delayed stages on a global dispatch
+  /// queue.
   public convenience init() {
     self.init(scheduler: DispatchQueue.global())
   }
 
-  /// Creates an empty store that runs delayed stages on `scheduler` — a `TestScheduler`
-  /// in tests, so delays pass without sleeping.
+  /// Creates an empty in-memory store that runs delayed stages on `scheduler` — a
+  /// `TestScheduler` in tests, so delays pass without sleeping.
   ///
   /// - Parameter scheduler: Where ``stage(_:for:after:)`` schedules its work.
-  public init<S: Scheduler & Sendable>(scheduler: S) {
+  public convenience init<S: Scheduler & Sendable>(scheduler: S) {
+    self.init(
+      scheduler: scheduler, state: StoreStorage(), deliveries: DeliveryDrain(), persistence: nil)
+  }
+
+  /// Creates a store from its parts; the persistence, if any, is already open on `state`.
+  init<S: Scheduler & Sendable>(
+    scheduler: S, state: StoreStorage, deliveries: DeliveryDrain,
+    persistence: StorePersistence?
+  ) {
+    self.state = state
+    self.deliveries = deliveries
+    self.persistence = persistence
     scheduleAfter = { delay, action in
       let cancelled = LockedBox(false)
       let (seconds, attoseconds) = delay.components
@@ -53,6 +73,11 @@ public final class Store: Sendable {
       }
       return AnyCancellable { cancelled.withLock { $0 = true } }
     }
+  }
+
+  // Leaves the file complete: what was committed is written before the store goes.
+  deinit {
+    try? persistence?.close()
   }
 }
 
@@ -81,6 +106,17 @@ final class StoreStorage: @unchecked Sendable {
     defer { lock.unlock() }
     return body(&value)
   }
+
+  /// ``StoreState/existingEntry(for:)`` for a caller holding the lock, reading only the
+  /// entries in place: called on `value` as a whole, the method would copy the state (and
+  /// retain each of its collections) on every stage.
+  @inlinable
+  func existingEntry<Value: Sendable>(for key: StoreKey<Value>) -> TypedEntry<Value>? {
+    guard let existing = value.entries[key.name],
+      ObjectIdentifier(existing.valueType) == ObjectIdentifier(Value.self)
+    else { return nil }
+    return unsafeDowncast(existing, to: TypedEntry<Value>.self)
+  }
 }
 
 /// Everything a store holds, guarded by the store's lock.
@@ -89,6 +125,20 @@ struct StoreState {
   @usableFromInline
   var entries: [String: StoreEntry] = [:]
   var nextObserverID: UInt64 = 0
+
+  // Persistence; see StoreState+Persistence.swift.
+  /// The store file, or `nil` in memory: whether `Codable` entries persist.
+  var filePath: String?
+  /// Values read from the file whose keys no typed access has bound yet, as JSON.
+  var stored: [String: StoredJSON] = [:]
+  /// Why a stored value did not decode as its key's type, by key name.
+  var undecodable: [String: StoreError] = [:]
+  /// Persisting entries changed since the last write, in the order they changed.
+  var dirty: [StoreEntry] = []
+  /// Whether a write is queued; the stage that finds it `false` queues one.
+  var writeRequested = false
+  /// Values another store wrote to bound keys, to commit and deliver as mutations.
+  var pendingExternal: [String: StoredJSON] = [:]
 
   mutating func newObserverID() -> UInt64 {
     nextObserverID += 1
@@ -101,11 +151,7 @@ struct StoreState {
   mutating func entry<Value: Sendable>(for key: StoreKey<Value>) -> Result<
     TypedEntry<Value>, StoreError
   > {
-    guard let existing = entries[key.name] else {
-      let entry = TypedEntry(key)
-      entries[key.name] = entry
-      return .success(entry)
-    }
+    guard let existing = entries[key.name] else { return .success(makeEntry(key)) }
     guard ObjectIdentifier(existing.valueType) == ObjectIdentifier(Value.self) else {
       return .failure(
         .typeMismatch(key: key.name, expected: "\(existing.valueType)", actual: "\(Value.self)"))
@@ -117,13 +163,9 @@ struct StoreState {
   /// bound to another value type.
   mutating func entry(for key: AnyStoreKey) -> StoreEntry? {
     func make<Value: Sendable>(_: Value.Type) -> StoreEntry {
-      TypedEntry(StoreKey<Value>(key.name))
+      makeEntry(StoreKey<Value>(key.name, persisted: key.isPersisted))
     }
-    guard let existing = entries[key.name] else {
-      let entry = make(key.valueType)
-      entries[key.name] = entry
-      return entry
-    }
+    guard let existing = entries[key.name] else { return make(key.valueType) }
     return ObjectIdentifier(existing.valueType) == ObjectIdentifier(key.valueType) ? existing : nil
   }
 

@@ -8,15 +8,39 @@ class StoreEntry {
   /// The value type this key's name is bound to.
   @usableFromInline
   let valueType: any Sendable.Type
+  /// The key's name.
+  let name: String
+  /// Whether the store writes this key to its file: a persisting store, a `Codable`
+  /// value, and a key not declared `persisted: false`.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var persists = false
+  /// Whether the value changed since the persistence last took it for writing.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var isDirty = false
 
   @usableFromInline
-  init(valueType: any Sendable.Type) { self.valueType = valueType }
+  init(name: String, valueType: any Sendable.Type) {
+    self.name = name
+    self.valueType = valueType
+  }
 
   /// The current value, if any.
   var anyValue: (any Sendable)? { nil }
 
   /// Commits `value`, which must be of ``valueType``, and returns its delivery.
   func commitAny(_ value: any Sendable, at timestamp: ContinuousClock.Instant) -> any Delivery {
+    fatalError("StoreEntry is abstract")
+  }
+
+  /// Decodes `json` as the key's value type and commits it: a value another store wrote
+  /// to the file.
+  ///
+  /// - Throws: Whatever decoding threw; nothing is committed then.
+  func commitStored(_ json: StoredJSON, at timestamp: ContinuousClock.Instant) throws
+    -> any Delivery
+  {
     fatalError("StoreEntry is abstract")
   }
 
@@ -45,7 +69,7 @@ final class TypedEntry<Value: Sendable>: StoreEntry {
   @usableFromInline
   init(_ key: StoreKey<Value>) {
     self.key = key
-    super.init(valueType: Value.self)
+    super.init(name: key.name, valueType: Value.self)
   }
 
   override var anyValue: (any Sendable)? { value }
@@ -64,6 +88,12 @@ final class TypedEntry<Value: Sendable>: StoreEntry {
     -> any Delivery
   {
     commit(value as! Value, at: timestamp)
+  }
+
+  override func commitStored(_ json: StoredJSON, at timestamp: ContinuousClock.Instant) throws
+    -> any Delivery
+  {
+    commit(try json.decode(as: Value.self), at: timestamp)
   }
 
   func addObserver(id: UInt64, _ deliver: UncheckedObserver<Mutation<Value>>) {

@@ -12,11 +12,40 @@
 public struct StoreKey<Value: Sendable>: Hashable, Sendable, CustomStringConvertible {
   /// The key's name, which identifies it.
   public let name: String
+  /// Whether a persisting store writes this key's value to its file (when `Value` is
+  /// `Codable`); `false` keeps it in memory only.
+  public let isPersisted: Bool
 
-  /// Creates a key.
+  /// Creates a key; a persisting store writes its value to the file when `Value` is
+  /// `Codable`.
   ///
   /// - Parameter name: The name that identifies the key.
-  public init(_ name: String) { self.name = name }
+  public init(_ name: String) {
+    self.name = name
+    self.isPersisted = true
+  }
+
+  /// Creates a key, saying whether a persisting store writes its value to the file.
+  ///
+  ///     extension StoreKey where Value == String {
+  ///         static let sessionToken = StoreKey("sessionToken", persisted: false)
+  ///     }
+  ///
+  /// - Parameters:
+  ///   - name: The name that identifies the key.
+  ///   - persisted: Whether a persisting store writes the key's value to its file, when
+  ///     `Value` is `Codable`. Pass `false` to keep a `Codable` value (a session token,
+  ///     a cache) out of the file. The first use of a name in a store decides.
+  public init(_ name: String, persisted: Bool) {
+    self.name = name
+    self.isPersisted = persisted
+  }
+
+  /// Keys are equal when their names are.
+  public static func == (lhs: StoreKey, rhs: StoreKey) -> Bool { lhs.name == rhs.name }
+
+  /// Hashes the name.
+  public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
   /// The key's name.
   public var description: String { name }
@@ -30,6 +59,8 @@ public struct AnyStoreKey: Hashable, Sendable, CustomStringConvertible {
   public let name: String
   /// The value type the key was declared with.
   public let valueType: any Sendable.Type
+  /// Whether a persisting store writes the key's value to its file.
+  public let isPersisted: Bool
 
   /// Erases `key`.
   ///
@@ -37,6 +68,7 @@ public struct AnyStoreKey: Hashable, Sendable, CustomStringConvertible {
   public init<Value: Sendable>(_ key: StoreKey<Value>) {
     name = key.name
     valueType = Value.self
+    isPersisted = key.isPersisted
   }
 
   /// Keys are equal when their names are.
@@ -47,19 +79,4 @@ public struct AnyStoreKey: Hashable, Sendable, CustomStringConvertible {
 
   /// The key's name.
   public var description: String { name }
-}
-
-/// Misuse of a ``Store``, reported before anything changes.
-public enum StoreError: Error, Equatable, CustomStringConvertible {
-  /// A value of the wrong type for a key, or a key name used with two value types.
-  case typeMismatch(key: String, expected: String, actual: String)
-
-  /// What happened and what to do.
-  public var description: String {
-    switch self {
-    case .typeMismatch(let key, let expected, let actual):
-      "Key \"\(key)\" holds \(expected), but was used with \(actual); nothing was staged. "
-        + "Give each value type its own key name."
-    }
-  }
 }

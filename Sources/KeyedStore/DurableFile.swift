@@ -1,0 +1,194 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+#if canImport(Glibc)
+  private let systemRead = Glibc.read
+#elseif canImport(Musl)
+  private let systemRead = Musl.read
+#elseif canImport(Darwin)
+  private let systemRead = Darwin.read
+#endif
+
+/// What identifies one version of a file: a rename gives a new inode, a write a new size
+/// or modification time. The change watcher compares these instead of reading the file.
+struct FileStamp: Equatable, Sendable {
+  var device: UInt64
+  var inode: UInt64
+  var size: Int64
+  var modifiedSeconds: Int64
+  var modifiedNanoseconds: Int64
+
+  init(_ info: stat) {
+    device = UInt64(truncatingIfNeeded: info.st_dev)
+    inode = UInt64(truncatingIfNeeded: info.st_ino)
+    size = Int64(info.st_size)
+    #if canImport(Darwin)
+      modifiedSeconds = Int64(info.st_mtimespec.tv_sec)
+      modifiedNanoseconds = Int64(info.st_mtimespec.tv_nsec)
+    #else
+      modifiedSeconds = Int64(info.st_mtim.tv_sec)
+      modifiedNanoseconds = Int64(info.st_mtim.tv_nsec)
+    #endif
+  }
+}
+
+/// Reads and replaces a file with POSIX calls, so that a reader only ever sees a whole
+/// old file or a whole new one, and a replacement survives power loss once written.
+enum DurableFile {
+  /// The file's stamp, or `nil` when nothing is at `path`.
+  static func stamp(_ path: String) -> FileStamp? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return FileStamp(info)
+  }
+
+  /// Reads the whole file.
+  ///
+  /// - Returns: The bytes and the stamp of the file read, or `nil` when no file is there.
+  /// - Throws: ``StoreError/notAFile(path:)`` or ``StoreError/unreadable(path:reason:)``.
+  static func read(_ path: String) throws(StoreError) -> (Data, FileStamp)? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    if fd < 0 {
+      let code = errno
+      if code == ENOENT { return nil }
+      if code == EISDIR { throw .notAFile(path: path) }
+      throw .unreadable(path: path, reason: message(code))
+    }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: message(errno)) }
+    guard (info.st_mode & S_IFMT) == S_IFREG else { throw .notAFile(path: path) }
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw .unreadable(path: path, reason: message(errno))
+      }
+      if count == 0 { break }
+      data.append(contentsOf: buffer[0..<count])
+    }
+    return (data, FileStamp(info))
+  }
+
+  /// Replaces the file at `path` with `data`, atomically and durably: writes a temporary
+  /// file beside it, syncs it, renames it over the old file, then syncs the folder so
+  /// that the rename itself survives a crash. A failure leaves the old file untouched.
+  ///
+  /// - Parameter fault: A test hook: an `errno` to fail the write with.
+  /// - Returns: The stamp of the new file.
+  /// - Throws: ``StoreError/diskFull(path:)`` or ``StoreError/writeFailed(path:reason:)``.
+  static func replace(_ path: String, with data: Data, fault: Int32? = nil) throws(StoreError)
+    -> FileStamp
+  {
+    let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw failure(errno, path) }
+    var closed = false
+    var renamed = false
+    defer {
+      if !closed { close(fd) }
+      if !renamed { unlink(temporary) }
+    }
+    if let fault { throw failure(fault, path) }
+    var written = 0
+    while written < data.count {
+      let count = data.withUnsafeBytes { bytes in
+        write(fd, bytes.baseAddress! + written, bytes.count - written)
+      }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw failure(errno, path)
+      }
+      written += count
+    }
+    guard fsync(fd) == 0 else { throw failure(errno, path) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw failure(errno, path) }
+    closed = true
+    guard close(fd) == 0 else { throw failure(errno, path) }
+    guard rename(temporary, path) == 0 else { throw failure(errno, path) }
+    renamed = true
+    syncFolder(of: path)
+    return FileStamp(info)
+  }
+
+  /// Syncs the folder holding `path`, so that a rename in it is durable. Best effort:
+  /// some file systems cannot sync a folder, and the rename already happened.
+  static func syncFolder(of path: String) {
+    let fd = open(folder(of: path), O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return }
+    _ = fsync(fd)
+    close(fd)
+  }
+
+  /// Moves a corrupt file aside, to `<name>.corrupt-<milliseconds since 1970>`.
+  ///
+  /// - Returns: Where it went.
+  static func moveAside(_ path: String) throws(StoreError) -> String {
+    let milliseconds = Int64((Date().timeIntervalSince1970 * 1_000).rounded())
+    let destination = "\(path).corrupt-\(milliseconds)"
+    guard rename(path, destination) == 0 else { throw failure(errno, path) }
+    syncFolder(of: path)
+    return destination
+  }
+
+  /// Removes temporary files that a writer killed mid-write left beside `path`. Call
+  /// only while holding the file's lock: every live writer holds it while its temporary
+  /// file exists, so any found then is stale.
+  static func removeStaleTemporaries(of path: String) {
+    let name = lastComponent(of: path)
+    guard let dir = opendir(folder(of: path)) else { return }
+    defer { closedir(dir) }
+    let prefix = "\(name).tmp-"
+    while let entry = readdir(dir) {
+      let entryName = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+        String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
+      }
+      if entryName.hasPrefix(prefix) { unlink("\(folder(of: path))/\(entryName)") }
+    }
+  }
+
+  /// Creates the folder holding `path` and its parents, as `mkdir -p` does.
+  static func createFolder(of path: String) {
+    let isAbsolute = path.hasPrefix("/")
+    var current = ""
+    for component in folder(of: path).split(separator: "/", omittingEmptySubsequences: true) {
+      current += current.isEmpty && !isAbsolute ? String(component) : "/" + component
+      _ = mkdir(current, 0o755)  // fails harmlessly where the folder exists
+    }
+  }
+
+  /// The file name at the end of `path`.
+  static func lastComponent(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return path }
+    return String(path[path.index(after: slash)...])
+  }
+
+  /// The folder holding `path` (`.` for a bare file name).
+  static func folder(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+  }
+
+  /// A readable message for an `errno` value.
+  static func message(_ code: Int32) -> String {
+    String(cString: strerror(code))
+  }
+
+  private static func failure(_ code: Int32, _ path: String) -> StoreError {
+    code == ENOSPC || code == EDQUOT
+      ? .diskFull(path: path) : .writeFailed(path: path, reason: message(code))
+  }
+}

@@ -1,0 +1,86 @@
+/// Where a ``Store`` keeps its values: in memory only, or also in a JSON file that
+/// survives the process.
+///
+///     let store = try Store(persistence: .file(path: "/tmp/app-state.json"))
+///     store.stage(27, for: .someInt)
+///     try store.flush()   // durable now
+///
+/// Every key whose `Value` is `Codable` is written to the file, unless declared with
+/// `persisted: false`; other keys live in memory only. See <doc:PersistingState>.
+public struct Persistence: Sendable {
+  enum Kind: Sendable {
+    case memory
+    case file(FileOptions)
+  }
+
+  /// The settings of a file-backed store.
+  struct FileOptions: Sendable {
+    var path: String
+    var migrations: [StoreMigration]
+    var ifCorrupt: CorruptFileHandling
+    var changeCheckInterval: Duration?
+    var writeFault: (@Sendable () -> Int32?)?
+
+    /// The schema version this code writes: that of the last migration, or 1.
+    var schemaVersion: Int { migrations.map(\.version).max().map { max($0, 1) } ?? 1 }
+  }
+
+  let kind: Kind
+
+  /// Values live in memory only and are gone when the process ends: what `Store()`
+  /// uses, and what tests want.
+  public static let memory = Persistence(kind: .memory)
+
+  /// Values of `Codable` keys are also kept in the JSON file at `path`.
+  ///
+  ///     let store = try Store(persistence: .file(path: path, migrations: [
+  ///         StoreMigration(to: 2, steps: [.renameKey("name", to: "userName")]),
+  ///     ]))
+  ///
+  /// - Parameters:
+  ///   - path: The store file. Missing folders are created; a missing file starts empty.
+  ///   - migrations: How to bring a file of an older schema version up to date. The
+  ///     store's schema version is the highest migration's ``StoreMigration/version``
+  ///     (1 without migrations).
+  ///   - ifCorrupt: What to do when the file is not a readable store file.
+  ///   - changeCheckInterval: How often to look for changes that another store (in this
+  ///     process or another) wrote to the file; `nil` only looks when you call
+  ///     ``Store/refresh()``.
+  /// - Returns: The persistence to pass to ``Store/init(persistence:)``.
+  public static func file(
+    path: String, migrations: [StoreMigration] = [],
+    ifCorrupt: CorruptFileHandling = .throwError,
+    changeCheckInterval: Duration? = .milliseconds(250)
+  ) -> Persistence {
+    Persistence(
+      kind: .file(
+        FileOptions(
+          path: path, migrations: migrations, ifCorrupt: ifCorrupt,
+          changeCheckInterval: changeCheckInterval, writeFault: nil)))
+  }
+
+  /// The store file's path, or `nil` in memory.
+  public var path: String? {
+    guard case .file(let options) = kind else { return nil }
+    return options.path
+  }
+
+  /// A test hook: makes every file write fail with the `errno` it returns (`ENOSPC` for
+  /// a full disk), or succeed when it returns `nil`.
+  package func failingWrites(with fault: @escaping @Sendable () -> Int32?) -> Persistence {
+    guard case .file(var options) = kind else { return self }
+    options.writeFault = fault
+    return Persistence(kind: .file(options))
+  }
+}
+
+/// What a file-backed store does when its file is not a readable store file (truncated,
+/// garbage, another program's JSON).
+public enum CorruptFileHandling: Sendable, Equatable {
+  /// Opening throws ``StoreError/corruptFile(path:reason:)`` and leaves the file as it
+  /// is: the safe default, so that nothing is lost.
+  case throwError
+  /// The file is renamed to `<name>.corrupt-<milliseconds since 1970>` beside it, and
+  /// the store starts empty: for apps that prefer to run.
+  case moveAside
+}

@@ -1,0 +1,95 @@
+import Dispatch
+import ReactiveCore
+
+extension Store {
+  /// Creates a store that keeps its `Codable` values in a file, and runs delayed stages
+  /// on a global dispatch queue.
+  ///
+  ///     let store = try Store(persistence: .file(path: path))
+  ///
+  /// - Parameter persistence: ``Persistence/memory``, or a file.
+  /// - Throws: A ``StoreError`` naming the file when it cannot be read, is corrupt, is
+  ///   of a newer schema version, or cannot be migrated; the file is left as it was.
+  public convenience init(persistence: Persistence) throws(StoreError) {
+    try self.init(scheduler: DispatchQueue.global(), persistence: persistence)
+  }
+
+  /// Creates a store that keeps its `Codable` values in a file, and runs delayed stages
+  /// on `scheduler`.
+  ///
+  /// Opening reads the file and runs any migrations before anything is read; each key's
+  /// stored value is decoded on the key's first typed access (read, observe, stage).
+  ///
+  /// - Parameters:
+  ///   - scheduler: Where ``stage(_:for:after:)`` schedules its work.
+  ///   - persistence: ``Persistence/memory``, or a file.
+  /// - Throws: A ``StoreError`` naming the file; the file is left as it was.
+  public convenience init<S: Scheduler & Sendable>(scheduler: S, persistence: Persistence)
+    throws(StoreError)
+  {
+    let state = StoreStorage()
+    let deliveries = DeliveryDrain()
+    var engine: StorePersistence?
+    if case .file(let options) = persistence.kind {
+      engine = try StorePersistence.open(options, storage: state, deliveries: deliveries)
+    }
+    self.init(scheduler: scheduler, state: state, deliveries: deliveries, persistence: engine)
+  }
+
+  /// Returns once every value committed before the call is durable in the store's file:
+  /// written to a temporary file, synced, renamed over the old file, and the folder
+  /// synced. Does nothing in memory.
+  ///
+  /// Writes happen in the background anyway, coalesced; call this where losing the last
+  /// moments of state matters — before the process exits, say.
+  ///
+  /// - Throws: ``StoreError/diskFull(path:)``, ``StoreError/writeFailed(path:reason:)``,
+  ///   ``StoreError/unencodableValue(key:reason:)``, or an error reading the file back
+  ///   before merging. The previous file is intact, the values stay in memory, and the
+  ///   next flush retries them.
+  public func flush() throws(StoreError) {
+    try persistence?.flush()
+  }
+
+  /// Flushes, then stops writing and watching the file: later stages live in memory
+  /// only. Releasing the store closes it as well (ignoring errors).
+  ///
+  /// - Throws: What ``flush()`` throws.
+  public func close() throws(StoreError) {
+    try persistence?.close()
+  }
+
+  /// Reads the file now, if it changed, and delivers what other stores (in this process
+  /// or another) wrote as ordinary mutations. The store also does this on its own,
+  /// every `changeCheckInterval`. Does nothing in memory.
+  ///
+  /// - Throws: A ``StoreError`` when the file changed into something unreadable; the
+  ///   store's values are left as they are.
+  public func refresh() throws(StoreError) {
+    try persistence?.checkForChanges()
+  }
+
+  /// The current value of a key, like ``value(for:)``, but throwing when the file holds
+  /// a value for it that does not decode as `Value` (which ``value(for:)`` reads as
+  /// `nil`).
+  ///
+  /// - Parameter key: The key to read.
+  /// - Returns: The value, or `nil` if there is none.
+  /// - Throws: ``StoreError/undecodableValue(key:type:path:reason:)``.
+  public func checkedValue<Value: Sendable>(for key: StoreKey<Value>) throws(StoreError)
+    -> Value?
+  {
+    let (value, error) = state.withLock { state in
+      (state.entryForReading(key)?.value, state.undecodable[key.name])
+    }
+    if let error { throw error }
+    return value
+  }
+
+  /// The store file's path, or `nil` in memory.
+  public var persistencePath: String? { persistence?.path }
+
+  /// How many times this store replaced its file: for tests and benchmarks of write
+  /// coalescing, which import KeyedStore with `@_spi(Testing)`.
+  @_spi(Testing) public var persistedWriteCount: Int { persistence?.writeCount ?? 0 }
+}

@@ -1,0 +1,300 @@
+import Dispatch
+import ReactiveCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Keeps a store's `Codable` values in its file: writes them in the background,
+/// coalesced, and brings in what other stores wrote.
+///
+/// A stage only marks its entry dirty (under the store's lock) and, for the first dirty
+/// entry since the last write, queues a write on ``queue``; everything else happens off
+/// the staging thread. A write cycle takes the dirty entries' values, encodes them,
+/// and, holding the file lock, reads the file, merges them over it (per key, the last
+/// writer wins) and replaces the file atomically. Values another store wrote meanwhile
+/// are delivered to this store's observers as ordinary mutations.
+///
+/// # Thread safety
+/// `cycle` guards the write cycle and what the store believes the file holds; it is
+/// held across file I/O but never while waiting for the store's lock or delivery drain
+/// (`flush()` may run inside an observer, which holds the drain), so the lock order is
+/// drain, then `cycle`, then the store's state lock.
+@usableFromInline
+final class StorePersistence: Sendable {
+  let options: Persistence.FileOptions
+  let storage: StoreStorage
+  let deliveries: DeliveryDrain
+  /// Runs background writes and change checks, one at a time.
+  let queue = DispatchQueue(label: "Ripple.KeyedStore.persistence", qos: .utility)
+  let fileLock: FileLock
+  /// The write cycle's lock and what it guards.
+  let cycle: LockedBox<CycleState>
+
+  /// What a write cycle knows, guarded by ``cycle``.
+  struct CycleState {
+    /// The values the file held when this store last read or wrote it: what tells
+    /// another store's changes from this store's own.
+    var known: [String: StoredJSON]
+    /// The file's stamp then, so that an unchanged file is not read again.
+    var stamp: FileStamp?
+    var writes = 0
+    var isClosed = false
+    /// A value that could not be encoded in a background write, for the next flush to
+    /// report: that value is not retried, so its error must not be lost.
+    var unreportedError: StoreError?
+    var timer: (any DispatchSourceTimer)?
+  }
+
+  var path: String { options.path }
+
+  private init(
+    options: Persistence.FileOptions, storage: StoreStorage, deliveries: DeliveryDrain,
+    fileLock: FileLock, known: [String: StoredJSON], stamp: FileStamp?
+  ) {
+    self.options = options
+    self.storage = storage
+    self.deliveries = deliveries
+    self.fileLock = fileLock
+    cycle = LockedBox(CycleState(known: known, stamp: stamp))
+  }
+
+  deinit {
+    cycle.withLock { $0.timer?.cancel() }
+  }
+
+  /// Opens the file: reads it, migrates it, and hands its values to `storage`, to be
+  /// decoded on each key's first typed access.
+  ///
+  /// - Throws: A ``StoreError`` naming the file; the file is left as it was.
+  static func open(
+    _ options: Persistence.FileOptions, storage: StoreStorage, deliveries: DeliveryDrain
+  ) throws(StoreError) -> StorePersistence {
+    let path = options.path
+    if path.isEmpty || path.hasSuffix("/") { throw .notAFile(path: path) }
+    DurableFile.createFolder(of: path)
+    let fileLock = try FileLock(path: path + ".lock")
+    let (values, stamp) = try fileLock.withExclusiveLock {
+      () throws(StoreError) -> ([String: StoredJSON], FileStamp?) in
+      // Every writer holds the lock while its temporary file exists: any left now
+      // belongs to a writer that died mid-write.
+      DurableFile.removeStaleTemporaries(of: path)
+      guard let (file, stamp) = try readFile(options) else { return ([:], nil) }
+      let version = options.schemaVersion
+      if file.version > version {
+        throw .newerVersion(path: path, found: file.version, supported: version)
+      }
+      guard
+        let migrated = try options.migrations.migrate(file.values, from: file.version, path: path)
+      else { return (file.values, stamp) }
+      // Every step succeeded: only now is the file rewritten.
+      let data = try encode(PersistedFile(version: version, values: migrated), path: path)
+      return (migrated, try DurableFile.replace(path, with: data, fault: options.writeFault?()))
+    }
+    storage.withLock { state in
+      state.filePath = path
+      state.stored = values
+    }
+    let persistence = StorePersistence(
+      options: options, storage: storage, deliveries: deliveries, fileLock: fileLock,
+      known: values, stamp: stamp)
+    if let interval = options.changeCheckInterval { persistence.watch(every: interval) }
+    return persistence
+  }
+
+  /// Reads and parses the file, moving a corrupt one aside when the options say so.
+  ///
+  /// - Returns: The file and its stamp, or `nil` when there is none (any more).
+  private static func readFile(_ options: Persistence.FileOptions) throws(StoreError) -> (
+    PersistedFile, FileStamp
+  )? {
+    guard let (data, stamp) = try DurableFile.read(options.path) else { return nil }
+    do throws(StoreError) {
+      return (try PersistedFile.parse(data, path: options.path), stamp)
+    } catch {
+      guard case .corruptFile = error, options.ifCorrupt == .moveAside else { throw error }
+      _ = try DurableFile.moveAside(options.path)
+      return nil
+    }
+  }
+
+  private static func encode(_ file: PersistedFile, path: String) throws(StoreError) -> Data {
+    do {
+      return try file.encoded()
+    } catch {
+      throw .writeFailed(path: path, reason: describe(error))
+    }
+  }
+
+  // MARK: Writing
+
+  /// Queues a background write: called by the stage that dirtied the first entry since
+  /// the last write, so that a burst of stages costs one write.
+  @usableFromInline
+  func requestWrite() {
+    queue.async { [self] in
+      // A failed background write keeps its values dirty (or, for a value that cannot
+      // be encoded, its error): `flush()` retries and throws.
+      try? write()
+    }
+  }
+
+  /// Writes everything committed before this call, and returns once it is durable.
+  func flush() throws(StoreError) {
+    try write()
+    let unreported = cycle.withLock { state in
+      defer { state.unreportedError = nil }
+      return state.unreportedError
+    }
+    if let unreported { throw unreported }
+  }
+
+  /// Flushes, then stops writing and watching: later stages stay in memory.
+  func close() throws(StoreError) {
+    let timer = cycle.withLock { state in
+      defer { state.timer = nil }
+      return state.timer
+    }
+    timer?.cancel()
+    try write(closing: true)
+  }
+
+  /// How many times this store replaced its file.
+  var writeCount: Int { cycle.withLock { $0.writes } }
+
+  /// One write cycle, then the delivery of what other stores changed.
+  ///
+  /// The dirty values are taken while holding ``cycle``, so that a flush waits for a
+  /// background write that took them first: it returns only once they are durable.
+  ///
+  /// - Parameter closing: Whether this is the last write: after it, nothing is written.
+  private func write(closing: Bool = false) throws(StoreError) {
+    try cycle.withLock { state throws(StoreError) in
+      // Checked under the lock, so that no write queued before `close()` runs after it.
+      guard !state.isClosed else { return }
+      if closing { state.isClosed = true }
+      let pending = storage.withLock { $0.takeDirty() }
+      guard !pending.isEmpty else { return }
+      var encoded: [String: StoredJSON] = [:]
+      for (entry, value) in pending {
+        do {
+          encoded[entry.name] = try StoredJSON(encoding: value)
+        } catch {
+          state.unreportedError =
+            state.unreportedError ?? .unencodableValue(key: entry.name, reason: describe(error))
+        }
+      }
+      do throws(StoreError) {
+        try fileLock.withExclusiveLock { () throws(StoreError) in
+          try merge(encoded, into: &state)
+        }
+      } catch {
+        // Nothing was written: the values stay dirty, so that the next write retries.
+        storage.withLock { $0.markDirtyAgain(pending.map(\.0)) }
+        throw error
+      }
+    }
+    deliverExternalChanges()
+  }
+
+  /// Reads the file, merges `encoded` over it and replaces it. Holds the file lock.
+  private func merge(_ encoded: [String: StoredJSON], into state: inout CycleState)
+    throws(StoreError)
+  {
+    let version = options.schemaVersion
+    var base = state.known
+    var current: PersistedFile?
+    if let (file, _) = try Self.readFile(options) {
+      if file.version > version {
+        throw .newerVersion(path: path, found: file.version, supported: version)
+      }
+      current = file
+      noteExternal(FileChanges(from: state.known, to: file.values), except: encoded)
+      base = file.values
+    }
+    var merged = base
+    for (name, value) in encoded { merged[name] = value }
+    if let current, current.version == version, current.values == merged {
+      state.known = merged
+      return  // the file already says this
+    }
+    let data = try Self.encode(PersistedFile(version: version, values: merged), path: path)
+    state.stamp = try DurableFile.replace(path, with: data, fault: options.writeFault?())
+    state.known = merged
+    state.writes += 1
+  }
+
+  // MARK: Watching
+
+  /// Looks for changes to the file every `interval`, on ``queue``.
+  private func watch(every interval: Duration) {
+    let timer = DispatchSource.makeTimerSource(queue: queue)
+    let (seconds, attoseconds) = interval.components
+    let nanoseconds = max(1, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+    timer.schedule(
+      deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
+    timer.setEventHandler { [weak self] in try? self?.checkForChanges() }
+    cycle.withLock { $0.timer = timer }
+    timer.resume()
+  }
+
+  /// Reads the file if it changed since this store last saw it, and delivers what
+  /// another store changed.
+  ///
+  /// - Throws: A ``StoreError`` when the file changed into something unreadable; this
+  ///   store's values and the file are left as they are.
+  func checkForChanges() throws(StoreError) {
+    try cycle.withLock { state throws(StoreError) in
+      guard !state.isClosed else { return }
+      let stamp = DurableFile.stamp(path)
+      guard stamp != state.stamp else { return }
+      guard let (data, newStamp) = try DurableFile.read(path) else {
+        state.stamp = nil
+        return
+      }
+      // Another store's file is read, never moved aside: it may be mid-migration.
+      let file = try PersistedFile.parse(data, path: path)
+      if file.version > options.schemaVersion {
+        throw .newerVersion(path: path, found: file.version, supported: options.schemaVersion)
+      }
+      noteExternal(FileChanges(from: state.known, to: file.values), except: [:])
+      state.known = file.values
+      state.stamp = newStamp
+    }
+    deliverExternalChanges()
+  }
+
+  /// Hands another store's changes to the store's state: values of keys not bound yet
+  /// replace the stored JSON at once; bound keys get mutations, delivered by
+  /// ``deliverExternalChanges()``. Keys this store is about to write keep this store's
+  /// value (last writer wins).
+  private func noteExternal(_ changes: FileChanges, except encoded: [String: StoredJSON]) {
+    guard !changes.isEmpty else { return }
+    storage.withLock { $0.noteExternal(changes, except: encoded) }
+  }
+
+  /// Commits and delivers the changes that other stores made to bound keys, like any
+  /// stage: under the delivery drain, so in commit order.
+  private func deliverExternalChanges() {
+    guard storage.withLock({ !$0.pendingExternal.isEmpty }) else { return }
+    let timestamp = ContinuousClock.now
+    deliveries.commit { () -> ((), [any Delivery]) in
+      ((), storage.withLock { $0.commitExternal(at: timestamp) })
+    }
+  }
+}
+
+/// How the file's values differ from what a store last knew.
+struct FileChanges {
+  var changed: [String: StoredJSON] = [:]
+  var removed: [String] = []
+
+  init(from old: [String: StoredJSON], to new: [String: StoredJSON]) {
+    for (name, value) in new where old[name] != value { changed[name] = value }
+    for name in old.keys where new[name] == nil { removed.append(name) }
+  }
+
+  var isEmpty: Bool { changed.isEmpty && removed.isEmpty }
+}

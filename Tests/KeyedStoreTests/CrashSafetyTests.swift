@@ -1,0 +1,58 @@
+import Foundation
+import KeyedStore
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The keys `KeyedStoreCrashChild crash` stages together, in one batch.
+enum CrashKeys {
+  static let counter = StoreKey<Int>("crash.counter")
+  static let mirror = StoreKey<Int>("crash.mirror")
+  static let double = StoreKey<Int>("crash.double")
+  static let label = StoreKey<String>("crash.label")
+}
+
+@Suite struct CrashSafetyTests {
+  /// A child stages batches of related keys and flushes now and then, and is killed with
+  /// SIGKILL at a random moment, again and again, each child carrying on from the file.
+  /// After every kill the file opens, holds one whole batch, and is never older than
+  /// what a flush confirmed.
+  @Test func killedWritersLeaveAWholeCommittedBatch() throws {
+    guard let program = childProgram() else {
+      Issue.record("KeyedStoreCrashChild was not built beside the tests")
+      return
+    }
+    let folder = TemporaryFolder()
+    var confirmed = 0  // the highest counter a child printed after flush() returned
+    var previous = 0
+    var progressed = 0
+    for kill in 1...50 {
+      let child = try ChildProcess(program, ["crash", folder.file()])
+      usleep(UInt32.random(in: 2_000...40_000))
+      child.kill()
+      let (output, errors, _) = child.wait()
+      #expect(errors.isEmpty, "kill \(kill): \(errors)")
+      for line in output.split(separator: "\n") where line.hasPrefix("flushed ") {
+        confirmed = max(confirmed, Int(line.dropFirst("flushed ".count)) ?? 0)
+      }
+      let store = try openStore(folder.file())
+      let counter = store.value(for: CrashKeys.counter) ?? 0
+      #expect(counter >= confirmed, "kill \(kill): \(counter) is older than flushed \(confirmed)")
+      #expect(counter >= previous, "kill \(kill): went back from \(previous) to \(counter)")
+      if counter > 0 {
+        #expect(store.value(for: CrashKeys.mirror) == counter, "kill \(kill): half a batch")
+        #expect(store.value(for: CrashKeys.double) == counter * 2, "kill \(kill): half a batch")
+        #expect(
+          store.value(for: CrashKeys.label) == "batch \(counter)", "kill \(kill): half a batch")
+      }
+      if counter > previous { progressed += 1 }
+      previous = counter
+      try store.close()
+    }
+    // The children did get to write: the kills landed mid-run, not before every start.
+    #expect(progressed > 0)
+    #expect(!folder.contents.contains { $0.contains(".tmp-") } || previous > 0)
+  }
+}

@@ -80,6 +80,46 @@ private final class AnyCancellableSubscription: Subscription, @unchecked Sendabl
     #expect(values == [3])
     sink.cancel()
   }
+
+  /// Combine's sink lets go of both closures when cancelled, even while someone holds it.
+  @Test func aCancelReleasesBothClosures() {
+    weak var weakToken: Token?
+    let sink: Subscribers.Sink<Int, Never>
+    do {
+      let token = Token()
+      weakToken = token
+      sink = Subscribers.Sink(
+        receiveCompletion: { _ in withExtendedLifetime(token) {} },
+        receiveValue: { _ in withExtendedLifetime(token) {} })
+    }
+    PassthroughSubject<Int, Never>().subscribe(sink)
+    #expect(weakToken != nil)
+    sink.cancel()
+    #expect(weakToken == nil)
+  }
+
+  /// A cancel from inside the value closure releases it once it has returned.
+  @Test func aCancelFromInsideTheValueClosureReleasesItAfterwards() {
+    weak var weakToken: Token?
+    let subject = PassthroughSubject<Int, Never>()
+    let held = LockedBox<Subscribers.Sink<Int, Never>?>(nil)
+    do {
+      let token = Token()
+      weakToken = token
+      let sink = Subscribers.Sink<Int, Never>(
+        receiveCompletion: { _ in },
+        receiveValue: { _ in
+          held.withLock { $0 }?.cancel()
+          #expect(weakToken != nil)
+          withExtendedLifetime(token) {}
+        })
+      held.withLock { $0 = sink }
+    }
+    subject.subscribe(held.withLock { $0! })
+    subject.send(1)
+    #expect(weakToken == nil)
+    held.withLock { $0 = nil }
+  }
 }
 
 /// A publisher that keeps the subscriber attached to it, for reflecting on it.

@@ -59,6 +59,29 @@ import Testing
     }
   }
 
+  /// A cancel on one thread releases the value closure while another thread may be
+  /// calling it: the closure must stay alive until that delivery returns.
+  @Test func cancelRacingWithDeliveryKeepsTheClosureAliveWhileItRuns() {
+    for _ in 0..<500 {
+      let subject = PassthroughSubject<Int, Never>()
+      let token = Token()
+      weak let weakToken = token
+      let calls = Atomic<Int>(0)
+      let cancellable = subject.sink { [token] _ in
+        withExtendedLifetime(token) { _ = calls.add(1, ordering: .relaxed) }
+      }
+      _ = consume token
+      DispatchQueue.concurrentPerform(iterations: 2) { index in
+        if index == 0 {
+          for value in 0..<50 { subject.send(value) }
+        } else {
+          cancellable.cancel()
+        }
+      }
+      #expect(weakToken == nil)
+    }
+  }
+
   @Test func completionRacingWithSendDeliversAtMostOneCompletion() {
     for _ in 0..<200 {
       let subject = PassthroughSubject<Int, Never>()

@@ -3,10 +3,9 @@ import Synchronization
 extension Subscribers {
   /// A simple subscriber that requests an unlimited number of values upon subscription.
   ///
-  /// Completing releases both closures and whatever they captured. Cancelling stops
-  /// values at once and releases the completion closure; the value closure goes with the
-  /// sink, which `sink(receiveValue:)` users never hold (its `AnyCancellable` and the
-  /// publisher let go of it on cancellation), so it is freed then too.
+  /// Completing or cancelling releases both closures and whatever they captured, as
+  /// Combine's sink does. A value being delivered when another thread cancels finishes
+  /// first; its closure is released as soon as it returns.
   ///
   /// - Note: `cancel()` is thread-safe and may be called from inside `receiveValue`.
   public final class Sink<Input, Failure: Error>: Subscriber, Cancellable,
@@ -23,21 +22,28 @@ extension Subscribers {
     @usableFromInline
     @exclusivity(unchecked)
     var isTerminal = false
-    /// Whether values reach `valueHandler`: from the subscription until cancellation or
-    /// completion. An atomic, so that each value costs no lock; declared next to the
-    /// flags so that it fills padding.
-    /// Whether values reach the closure: from the start, as in Combine (a value sent
-    /// before the subscription is delivered), until the completion or a cancel.
+    /// Whether values reach the closure, and how many deliveries are calling it now.
+    /// Bit 0 is set from the start, as in Combine (a value sent before the subscription
+    /// is delivered), until the completion or a cancel; the other bits count the
+    /// deliveries in progress, two per delivery. Each value announces itself here instead
+    /// of taking the lock, so that a cancel on another thread can tell whether the value
+    /// closure is free to release or the last delivery must release it.
     @usableFromInline
-    let acceptsValues = Atomic(true)
+    let gate = Atomic<UInt>(Sink.open)
+    /// Bit 0 of `gate`.
+    @usableFromInline
+    static var open: UInt { 1 }
+    /// One delivery in progress, in `gate`.
+    @usableFromInline
+    static var delivery: UInt { 2 }
     // Class-bound (16 bytes, not 41): a sink is most of what a live subscription costs.
     // The rare value-type subscription is boxed.
     @usableFromInline
     @exclusivity(unchecked)
     var upstream: (any Subscription & AnyObject)?
-    // Read without the lock by `receive(_:)`. Only `receive(completion:)` changes it after
-    // initialisation, and a publisher never calls that concurrently with `receive(_:)`;
-    // `cancel()` leaves it to be released with the sink, as Combine's sink does.
+    // Read without the lock by `receive(_:)`, only while `gate` is open and counts that
+    // delivery. It is released under the lock once `gate` is closed and counts none:
+    // by `cancel()` if no delivery is in progress, else by the last one to return.
     @usableFromInline
     @exclusivity(unchecked)
     var valueHandler: ((Input) -> Void)?
@@ -92,7 +98,6 @@ extension Subscribers {
       }
       isSubscribed = true
       upstream = subscription
-      acceptsValues.store(true, ordering: .releasing)
       lock.unlock()
       subscription.request(.unlimited)
     }
@@ -100,9 +105,22 @@ extension Subscribers {
     /// Runs `receiveValue` unless the sink has ended.
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
-      guard acceptsValues.load(ordering: .acquiring) else { return .none }
-      valueHandler?(value)
+      let entered = gate.wrappingAdd(Sink.delivery, ordering: .acquiring).oldValue
+      if entered & Sink.open != 0 { valueHandler?(value) }
+      let left = gate.wrappingSubtract(Sink.delivery, ordering: .acquiringAndReleasing).newValue
+      // Closed, and this was the last delivery: a cancel meanwhile left the closure to it.
+      if left == 0 { releaseValueHandler() }
       return .none
+    }
+
+    /// Lets go of the value closure, once no delivery can call it any more.
+    @usableFromInline
+    func releaseValueHandler() {
+      lock.lock()
+      let released = valueHandler
+      valueHandler = nil
+      lock.unlock()
+      _ = released
     }
 
     /// Runs `receiveCompletion` once, then releases both closures.
@@ -114,7 +132,7 @@ extension Subscribers {
         return
       }
       let handlers = (valueHandler, completionHandler)
-      acceptsValues.store(false, ordering: .releasing)
+      gate.bitwiseAnd(~Sink.open, ordering: .acquiringAndReleasing)
       isSubscribed = false
       isTerminal = true
       upstream = nil
@@ -135,12 +153,19 @@ extension Subscribers {
         return
       }
       let taken = (upstream, completionHandler)
-      acceptsValues.store(false, ordering: .releasing)
+      let deliveries = gate.bitwiseAnd(~Sink.open, ordering: .acquiringAndReleasing).oldValue
+      // No delivery is calling the value closure: release it now. Otherwise the last
+      // delivery to return does.
+      // Not `Optional.take()`: taking a closure through that generic reabstracts it, which
+      // allocates.
+      let valueClosure = deliveries & ~Sink.open == 0 ? valueHandler : nil
+      if deliveries & ~Sink.open == 0 { valueHandler = nil }
       isSubscribed = false
       isTerminal = true
       upstream = nil
       completionHandler = nil
       lock.unlock()
+      _ = valueClosure
       taken.0?.cancel()
     }
 

@@ -146,7 +146,7 @@ import Testing
     #expect(innerRequests.count <= 3)
   }
 
-  @Test func flatMapFailureCancelsEverything() {
+  @Test func flatMapFailsWithItsInner() {
     let upstream = PassthroughSubject<Int, TestError>()
     let tracker = TrackingSubscriber<Int, TestError>()
     upstream.flatMap { _ in Fail<Int, TestError>(error: .oops) }.subscribe(tracker)

@@ -152,4 +152,28 @@ import Testing
       upstream.send(completion: .failure(.oops))
     }
   }
+
+  /// Combine leaves upstream subscribed after an inner failure; a later cancel lets it go,
+  /// so that a subject upstream does not keep the subscription and its subscriber.
+  @Test func aCancelAfterAnInnerFailureReleasesUpstreamAndTheSubscriber() {
+    let upstreamSubscription = RecordingSubscription()
+    let upstream = ManualPublisher<Int, TestError>(subscription: upstreamSubscription)
+    let tracking = TrackingSubscriber<Int, TestError>()
+    upstream.flatMap { _ in Fail<Int, TestError>(error: .oops) }.subscribe(tracking)
+    upstream.send(1)
+    #expect(upstreamSubscription.history == [.requested(.unlimited)])
+    tracking.cancel()
+    #expect(upstreamSubscription.history == [.requested(.unlimited), .cancelled])
+
+    weak var weakTracking: TrackingSubscriber<Int, TestError>?
+    do {
+      let subject = PassthroughSubject<Int, TestError>()
+      let tracking = TrackingSubscriber<Int, TestError>()
+      weakTracking = tracking
+      subject.flatMap { _ in Fail<Int, TestError>(error: .oops) }.subscribe(tracking)
+      subject.send(1)
+      tracking.cancel()
+    }
+    #expect(weakTracking == nil)
+  }
 }

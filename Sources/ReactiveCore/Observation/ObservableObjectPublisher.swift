@@ -65,9 +65,12 @@ where Downstream.Input == Void, Downstream.Failure == Never {
   private let deliveryLock = RecursiveLock()
   @exclusivity(unchecked)
   private var state = State.awaitingDemand
-  /// Weak, as Combine's: the publisher holds its connections.
+  /// Strong until the cancel, as a subject's subscriptions hold their subject: the
+  /// publisher holds its connections, and a cancel breaks that cycle. (Not weak: a weak
+  /// reference gives the publisher a side table, which LeakSanitizer cannot see the
+  /// publisher point to, so a publisher kept for the life of the process reads as a leak.)
   @exclusivity(unchecked)
-  private weak var parent: ObservableObjectPublisher?
+  private var parent: ObservableObjectPublisher?
   private let downstream: Downstream
 
   init(parent: ObservableObjectPublisher, downstream: Downstream) {

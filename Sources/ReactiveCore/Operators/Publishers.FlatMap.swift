@@ -351,7 +351,9 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
   @inlinable
   func cancel() {
     let subscriptions = lock.withLock { () -> [any Subscription] in
-      guard phase == .running else { return [] }
+      // After an inner failure upstream is still subscribed (Combine leaves it): a cancel
+      // then lets it go, or a subject upstream would keep this subscription forever.
+      guard phase != .cancelled else { return [] }
       phase = .cancelled
       defer {
         inners = [:]

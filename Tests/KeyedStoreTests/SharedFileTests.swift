@@ -57,10 +57,12 @@ import Testing
     let folder = TemporaryFolder()
     let first = try openStore(folder.file())
     let second = try openStore(folder.file())
-    first.registerObserver(for: StoreKey<Int>("x")) { mutation in
+    let receipt = first.registerObserver(for: StoreKey<Int>("x")) { mutation in
       first.stage(mutation.newValue * 10, for: StoreKey<Int>("y"))
       try? first.flush()  // re-entrant: runs inside the delivery of another store's change
     }
+    // The observer captures the store that keeps it: retiring it breaks that cycle.
+    defer { first.retireObserver(receipt) }
     second.stage(4, for: StoreKey<Int>("x"))
     try second.flush()
     try first.refresh()

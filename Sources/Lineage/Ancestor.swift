@@ -31,6 +31,12 @@ open class Ancestor {
   var slots: [AnyKeyPath: Slot] = [:]
   var observers: [AnyKeyPath: EffectiveValueObserver] = [:]
   var receivesAncestorChanges: Bool
+  /// The thread that is reading a property to learn which slot holds it (see
+  /// ``registeredKey(for:)``), or zero; the slot it read, once read.
+  @usableFromInline
+  final var capturingThread: UInt = 0
+  @usableFromInline
+  final var capturedSlot: Slot?
 
   /// Creates a root instance, which has no ancestor.
   public required init() {
@@ -125,8 +131,10 @@ open class Ancestor {
   public func isInheriting<Root: Ancestor, Value>(_ keyPath: ReferenceWritableKeyPath<Root, Value>)
     -> Bool
   {
-    LineageStore.lock.withLock {
-      guard let slot = slots[keyPath] else { return true }
+    guard let root = self as? Root else { return true }
+    let key = root.registeredKey(for: keyPath).key
+    return LineageStore.lock.withLock {
+      guard let slot = slots[key] else { return true }
       return !slot.hasOwnValue && !slot.stopped
     }
   }
@@ -134,15 +142,14 @@ open class Ancestor {
   private func setStopped<Root: Ancestor, Value>(
     _ stopped: Bool, _ keyPath: ReferenceWritableKeyPath<Root, Value>
   ) {
-    // Reading the property registers its storage under this key path.
     guard let root = self as? Root else { return }
-    _ = root[keyPath: keyPath]
+    let key = root.registeredKey(for: keyPath).key
     let sends = LineageStore.lock.withLock { () -> [() -> Void] in
-      guard let slot = slots[keyPath] else { return [] }
+      guard let slot = slots[key] else { return [] }
       slot.stopped = stopped
       if !stopped { slot.clearOwnValue() }
       var sends: [() -> Void] = []
-      refreshSubtree(key: keyPath, fromAncestor: false, into: &sends)
+      refreshSubtree(key: key, fromAncestor: false, into: &sends)
       return sends
     }
     for send in sends { send() }

@@ -54,7 +54,7 @@ public struct Inherited<Value> {
     get {
       // The instance owns the box and outlives this call, so holding it is a wasted retain.
       unowned(unsafe) let box = instance[keyPath: storageKeyPath].box
-      if let value = box.cachedValue() { return value }
+      if let value = box.cachedValue(in: instance) { return value }
       return box.resolve(in: instance, key: wrappedKeyPath, storage: storageKeyPath)
     }
     set {
@@ -88,8 +88,9 @@ extension Ancestor {
     guard let root = self as? Root else {
       preconditionFailure("\(type(of: self)) has no property \(keyPath)")
     }
-    // Reading once resolves the value; the subject then holds the last value sent.
-    let current = root[keyPath: keyPath]
+    // Reading once resolves the value; the subject then holds the last value sent. The
+    // key is the one the property is registered under, whichever class spells it.
+    let (keyPath, current) = root.registeredKey(for: keyPath)
     return LineageStore.lock.withLock { () -> AnyPublisher<Value, Never> in
       if let existing = observers[keyPath]?.subject as? CurrentValueSubject<Value, Never> {
         return existing.eraseToAnyPublisher()

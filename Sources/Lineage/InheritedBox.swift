@@ -31,9 +31,10 @@ final class InheritedBox<Value>: Slot {
 
   /// The effective value if nothing changed since it was last resolved — the common read.
   @inlinable @inline(__always)
-  func cachedValue() -> Value? {
+  func cachedValue(in instance: Ancestor) -> Value? {
     LineageStore.lock.lock()
     defer { LineageStore.lock.unlock() }
+    if _slowPath(instance.capturingThread != 0) { LineageStore.noteRead(of: self, in: instance) }
     return isCacheValid ? resolved : nil
   }
 
@@ -46,6 +47,7 @@ final class InheritedBox<Value>: Slot {
   ) -> Value {
     LineageStore.lock.withLock {
       register(in: instance, key: key, storage: storage)
+      if instance.capturingThread != 0 { LineageStore.noteRead(of: self, in: instance) }
       return resolveLocked(in: instance)
     }
   }

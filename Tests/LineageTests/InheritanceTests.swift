@@ -261,3 +261,46 @@ import Testing
     #expect(child.lastName == "Kept")
   }
 }
+
+/// A property declared in a superclass, spelled through a subclass: `\Sorcerer.lastName`
+/// is a different key path from `\Founder.lastName`, yet the same property.
+class Founder: Ancestor {
+  @Inherited var lastName: String?
+}
+
+final class Sorcerer: Founder {}
+
+@Suite struct SubclassKeyPathTests {
+  @Test func aKeyPathSpelledThroughASubclassPublishesEveryChange() {
+    let godric = Sorcerer()
+    let harry = godric.descendant()
+    var throughSubclass: [String?] = []
+    var throughDeclaringClass: [String?] = []
+    let subclass = harry.publisher(for: \Sorcerer.lastName).sink { throughSubclass.append($0) }
+    let declaring = harry.publisher(for: \Founder.lastName).sink {
+      throughDeclaringClass.append($0)
+    }
+    godric.lastName = "Gryffindor"
+    harry.lastName = "Potter"
+    #expect(throughSubclass == [nil, "Gryffindor", "Potter"])
+    #expect(throughDeclaringClass == [nil, "Gryffindor", "Potter"])
+    subclass.cancel()
+    declaring.cancel()
+  }
+
+  @Test func stoppingAndResumingThroughASubclassKeyPath() {
+    let godric = Sorcerer()
+    godric.lastName = "Gryffindor"
+    let harry = godric.descendant()
+    var seen: [String?] = []
+    let cancellable = harry.publisher(for: \Sorcerer.lastName).sink { seen.append($0) }
+    harry.stopInheriting(\Sorcerer.lastName)
+    #expect(harry.lastName == nil)
+    #expect(!harry.isInheriting(\Sorcerer.lastName))
+    harry.resumeInheriting(\Sorcerer.lastName)
+    #expect(harry.lastName == "Gryffindor")
+    #expect(harry.isInheriting(\Founder.lastName))
+    #expect(seen == ["Gryffindor", nil, "Gryffindor"])
+    cancellable.cancel()
+  }
+}

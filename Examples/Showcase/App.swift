@@ -62,6 +62,8 @@ final class App {
     theme.publisher(for: \Theme.name).sink { screen.value.title = "Ripple showcase · \($0) theme" }
       .store(in: &themeBindings)
     accent = theme.accent
+    let color = Int(theme.accent).flatMap { CellColor.StandardColor(rawValue: UInt8($0 - 30)) }
+    self.screen.accent = CellStyle(foreground: color.map(CellColor.standard), attributes: .bold)
   }
 
   /// The ANSI colour code of the current theme's accent.

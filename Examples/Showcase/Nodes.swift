@@ -3,6 +3,8 @@ import Ripple
 /// A framed panel with a title; its subnodes stack vertically inside the frame.
 final class Panel: HeadlessNode {
   @Invalidating(.display) var title = ""
+  /// The frame's colour in the terminal app; plain-text frames ignore it.
+  @Invalidating(.display) var accent = CellStyle.plain
 
   override func layout() {
     var y = 1
@@ -14,8 +16,8 @@ final class Panel: HeadlessNode {
   }
 
   override func draw(in canvas: inout TextCanvas) {
-    canvas.drawBox(in: bounds)
-    canvas.draw(" \(title) ", at: Point(x: 2, y: 0), width: bounds.size.width - 4)
+    canvas.drawBox(in: bounds, style: accent)
+    canvas.draw(" \(title) ", at: Point(x: 2, y: 0), width: bounds.size.width - 4, style: accent)
   }
 }
 

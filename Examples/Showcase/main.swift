@@ -12,7 +12,8 @@ import Ripple
 // - KeyedStore: staged values drive the features and the screen.
 // - Lineage: a base theme and a dark descendant that overrides a few values.
 // - Invalidation: @Invalidating nodes, re-rendered by the coalescing render pass only
-//   when something changed.
+//   when something changed; in a terminal, a RenderLoop draws them in place through the
+//   terminal backend, and an @Observable session model redraws the status line.
 // - ReactiveCore: publishers and subscriptions connect all of it.
 
 let options = Options.parse(CommandLine.arguments)
@@ -50,7 +51,10 @@ func render(frame: Int) {
   if !options.isTerminal { print() }
 }
 
-if options.interactive {
+if options.isTerminal, let terminal = try? Terminal.open() {
+  // A real terminal: full screen, drawn in place, keys act at once.
+  TerminalApp(app: app, options: options, terminal: terminal).run()
+} else if options.interactive {
   print("keys: d = dark mode, p = downloads, t = tick, s = toggle features, q = quit (then Enter)")
   var frame = 0
   render(frame: frame)

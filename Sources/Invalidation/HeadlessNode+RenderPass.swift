@@ -34,12 +34,17 @@ extension HeadlessNode {
   /// - Complexity: O(n) in the number of nodes.
   @discardableResult
   public func renderPass() -> RenderReport {
+    renderPass(tracker: nil)
+  }
+
+  /// The pass, with each override point run under `tracker` when a loop observes reads.
+  func renderPass(tracker: (any PhaseTracker)?) -> RenderReport {
     var report = RenderReport()
     var preorder: [HeadlessNode] = []
     collect(into: &preorder)
     report.nodes = preorder.count
     for node in preorder.reversed() {
-      let updated = node.updateIfNeeded()
+      let updated = node.updateIfNeeded(tracker: tracker)
       if updated.configured { report.configured += 1 }
       if updated.constrained { report.constrained += 1 }
     }
@@ -49,14 +54,14 @@ extension HeadlessNode {
     while index < queue.count {
       let node = queue[index]
       index += 1
-      _ = node.updateIfNeeded()
+      _ = node.updateIfNeeded(tracker: tracker)
       if node.needsLayout {
-        node.layoutAndCount()
+        node.layoutAndCount(tracker: tracker)
         report.laidOut += 1
       }
       queue.append(contentsOf: node.subnodes)
     }
-    for node in queue where node.displayIfNeeded() { report.drawn += 1 }
+    for node in queue where node.displayIfNeeded(tracker: tracker) { report.drawn += 1 }
     return report
   }
 
@@ -77,6 +82,12 @@ extension HeadlessNode {
         into: &canvas,
         at: Point(x: origin.x + subnode.frame.origin.x, y: origin.y + subnode.frame.origin.y))
     }
+  }
+
+  /// Whether any node in this tree waits for a pass.
+  var treeNeedsPass: Bool {
+    if needsAnyPhase { return true }
+    return subnodes.contains { $0.treeNeedsPass }
   }
 
   private func collect(into nodes: inout [HeadlessNode]) {

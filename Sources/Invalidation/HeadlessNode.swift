@@ -16,7 +16,9 @@ import ReactiveCore
 ///     print(badge.snapshot().rendered)
 ///
 /// - Note: Like a UIKit view, a node and its tree are confined to one thread at a time
-///   (typically the thread that runs your render loop). Nothing here takes a lock.
+///   (typically the thread that runs your render loop). Nothing here takes a lock. Under a
+///   ``RenderLoop``, that thread is the loop's scheduler: the first invalidation of a
+///   clean node tells the loop, which schedules one pass for the whole tree.
 open class HeadlessNode: RenderNode, CustomDebugStringConvertible {
   /// A name for debugging output.
   public var name: String
@@ -57,6 +59,13 @@ open class HeadlessNode: RenderNode, CustomDebugStringConvertible {
 
   private var layer: TextCanvas?
   private var subject: PassthroughSubject<InvalidationKind, Never>?
+
+  /// The render loop driving the tree this node is the root of; only a loop's root has one.
+  weak var host: (any RenderHost)?
+  /// One observer per phase whose `@Observable` reads a loop tracks; created on first use.
+  var phaseObservers: [PhaseObserver?] = []
+  /// Whether the next loop pass should read ``intrinsicContentSize`` under observation.
+  var needsIntrinsicSizeTracking = true
 
   /// Creates a node.
   ///
@@ -109,26 +118,39 @@ open class HeadlessNode: RenderNode, CustomDebugStringConvertible {
 
   /// Marks the layout as needed for the next render pass.
   open func setNeedsLayout() {
-    needsLayout = true
+    if !needsLayout {
+      needsLayout = true
+      didBecomeDirty()
+    }
     publish(.layout)
   }
 
   /// Marks the drawing as needed for the next render pass.
   open func setNeedsDisplay() {
-    needsDisplay = true
+    if !needsDisplay {
+      needsDisplay = true
+      didBecomeDirty()
+    }
     publish(.display)
   }
 
   /// Marks the constraints as needing an update in the next render pass.
   open func setNeedsUpdateConstraints() {
-    needsUpdateConstraints = true
+    if !needsUpdateConstraints {
+      needsUpdateConstraints = true
+      didBecomeDirty()
+    }
     publish(.constraints)
   }
 
   /// Marks this node's layout and its parent's layout as needed, as UIKit does: a new
   /// natural size affects how the parent arranges its subnodes.
   open func invalidateIntrinsicContentSize() {
-    needsLayout = true
+    needsIntrinsicSizeTracking = true
+    if !needsLayout {
+      needsLayout = true
+      didBecomeDirty()
+    }
     publish(.intrinsicContentSize)
     parent?.setNeedsLayout()
   }
@@ -140,8 +162,26 @@ open class HeadlessNode: RenderNode, CustomDebugStringConvertible {
 
   /// Marks the configuration as needing an update in the next render pass.
   open func setNeedsUpdateConfiguration() {
-    needsUpdateConfiguration = true
+    if !needsUpdateConfiguration {
+      needsUpdateConfiguration = true
+      didBecomeDirty()
+    }
     publish(.configuration)
+  }
+
+  /// Tells the nearest render loop up the tree that a clean node became dirty. Only the
+  /// first invalidation of each phase since the last pass gets here, so a burst of sets
+  /// costs one walk to the root per node, not one per set.
+  private func didBecomeDirty() {
+    var node = self
+    while true {
+      if let host = node.host {
+        host.treeDidBecomeDirty()
+        return
+      }
+      guard let parent = node.parent else { return }
+      node = parent
+    }
   }
 
   // MARK: Override points
@@ -170,15 +210,19 @@ open class HeadlessNode: RenderNode, CustomDebugStringConvertible {
   /// Runs ``updateConfiguration()`` and ``updateConstraints()`` if needed, then
   /// ``layout()`` if needed, on this node and then its subnodes.
   public func layoutIfNeeded() {
-    _ = updateIfNeeded()
-    if needsLayout { layoutAndCount() }
+    _ = updateIfNeeded(tracker: nil)
+    if needsLayout { layoutAndCount(tracker: nil) }
     for subnode in subnodes { subnode.layoutIfNeeded() }
   }
 
-  func layoutAndCount() {
+  func layoutAndCount(tracker: (any PhaseTracker)?) {
     needsLayout = false
     layoutCount += 1
-    layout()
+    if let tracker {
+      tracker.track(self, .layout) { layout() }
+    } else {
+      layout()
+    }
   }
 
   /// Redraws this node's contents if they are marked as needed.
@@ -186,28 +230,54 @@ open class HeadlessNode: RenderNode, CustomDebugStringConvertible {
   /// - Returns: Whether the node drew.
   @discardableResult
   public func displayIfNeeded() -> Bool {
+    displayIfNeeded(tracker: nil)
+  }
+
+  func displayIfNeeded(tracker: (any PhaseTracker)?) -> Bool {
     guard needsDisplay || layer?.size != frame.size else { return false }
     needsDisplay = false
     displayCount += 1
     var canvas = TextCanvas(size: frame.size)
-    draw(in: &canvas)
+    if let tracker {
+      tracker.track(self, .display) { draw(in: &canvas) }
+    } else {
+      draw(in: &canvas)
+    }
     layer = canvas
     return true
   }
 
-  func updateIfNeeded() -> (configured: Bool, constrained: Bool) {
+  func updateIfNeeded(tracker: (any PhaseTracker)?) -> (configured: Bool, constrained: Bool) {
     var result = (configured: false, constrained: false)
     if needsUpdateConfiguration {
       needsUpdateConfiguration = false
-      updateConfiguration()
+      if let tracker {
+        tracker.track(self, .configuration) { updateConfiguration() }
+      } else {
+        updateConfiguration()
+      }
       result.configured = true
     }
     if needsUpdateConstraints {
       needsUpdateConstraints = false
-      updateConstraints()
+      if let tracker {
+        tracker.track(self, .constraints) { updateConstraints() }
+      } else {
+        updateConstraints()
+      }
       result.constrained = true
     }
+    if let tracker, needsIntrinsicSizeTracking {
+      needsIntrinsicSizeTracking = false
+      tracker.track(self, .intrinsicContentSize) { _ = intrinsicContentSize }
+    }
     return result
+  }
+
+  /// Whether any phase of this node waits for the next pass.
+  var needsAnyPhase: Bool {
+    needsLayout || needsDisplay || needsUpdateConstraints || needsUpdateConfiguration
+      || layer?.size != frame.size
   }
 
   var cachedLayer: TextCanvas? { layer }

@@ -153,3 +153,23 @@ private final class Label: HeadlessNode {
     #expect(canvas[Point(x: 99, y: 99)] == nil)
   }
 }
+
+@Suite struct CellStyleTests {
+  @Test func stylesAreDrawnRestyledAndCompositedWithTheirCells() {
+    let bold = CellStyle(foreground: .bright(.green), attributes: .bold)
+    var canvas = TextCanvas(size: Size(width: 4, height: 2))
+    canvas.draw("ab", at: .zero, style: bold)
+    #expect(canvas.style(at: Point(x: 1, y: 0)) == bold)
+    #expect(canvas.style(at: Point(x: 2, y: 0)) == .plain)
+    #expect(canvas.style(at: Point(x: 9, y: 9)) == nil)
+    canvas.apply(.plain, in: Rect(x: 1, y: -5, width: 99, height: 99))
+    #expect(canvas.style(at: Point(x: 0, y: 0)) == bold)
+    #expect(canvas.style(at: Point(x: 1, y: 0)) == .plain)
+    canvas.apply(bold, in: Rect(x: 9, y: 9, width: 2, height: 2))  // outside: ignored
+    var larger = TextCanvas(size: Size(width: 6, height: 3))
+    larger.composite(canvas, at: Point(x: 1, y: 1))
+    #expect(larger.style(at: Point(x: 1, y: 1)) == bold)
+    #expect(larger[Point(x: 2, y: 1)] == "b")
+    #expect(larger.lines == ["", " ab", ""])
+  }
+}

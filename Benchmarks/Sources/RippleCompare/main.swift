@@ -82,6 +82,17 @@ let workloads: [Workload] = [
   Workload(
     name: "lineage_write_fanout", operations: 50_000, ripple: RippleWorkloads.lineageWriteFanout,
     openCombine: nil, baseline: nil),
+  // ÷base: the loop's pass (with Observation tracking) against `renderPass()` called
+  // directly, both after the same 10,000 sets across 1,000 nodes (issue 18: ≤ 1.2×).
+  Workload(
+    name: "render_loop_coalesce", operations: 400,
+    ripple: RenderLoopWorkloads.renderLoopCoalesce,
+    openCombine: nil, baseline: RenderLoopWorkloads.directRenderPass),
+  // ÷base: an @Observable change → node dirty → redrawn, against an @Invalidating set.
+  Workload(
+    name: "observation_invalidate", operations: 200_000,
+    ripple: RenderLoopWorkloads.observationInvalidate,
+    openCombine: nil, baseline: RenderLoopWorkloads.invalidatingInvalidate),
 ]
 
 if let index = arguments.firstIndex(of: "--profile") {
@@ -188,6 +199,7 @@ print(
   "count check: 1,000 sets then one render pass → \(RippleWorkloads.layoutsPerPassAfterThousandSets()) layout(s) per node"
 )
 if selected("store_stage_notify_persisted") { PersistedStoreWorkloads.printFigures() }
+if selected("terminal_frame_bytes") { RenderLoopBenchmarks.printFigures() }
 print("checksum \(blackHole & 0xFF)")
 
 if let jsonPath {

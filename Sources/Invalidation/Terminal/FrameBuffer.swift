@@ -1,0 +1,110 @@
+/// What the terminal shows, and the bytes that turn it into the next frame: only the
+/// cells that changed are written.
+///
+///     var buffer = FrameBuffer()
+///     let first = buffer.update(to: frame)     // clears and paints every non-blank cell
+///     let idle = buffer.update(to: frame)      // [] — nothing changed, nothing written
+///
+/// The first frame, a frame of another size, and the frame after ``invalidate()`` are
+/// full repaints: clear the screen, then write every cell that is not a plain blank.
+/// Other frames write, row by row, each run of changed cells after one cursor move — or,
+/// when that is shorter, by rewriting the few unchanged cells between two changes. Styles
+/// are selected only when they change, and the frame ends in the default style.
+///
+/// - Note: A value type with no thread affinity; the ``TerminalBackend`` keeps one on its
+///   loop's scheduler.
+public struct FrameBuffer: Sendable {
+  /// The frame the terminal shows, or `nil` before the first frame and after
+  /// ``invalidate()``.
+  public private(set) var shown: TextCanvas?
+
+  /// Creates a buffer for a terminal whose contents are unknown.
+  public init() {}
+
+  /// Forgets what the terminal shows, so that the next frame repaints it in full (after a
+  /// resize, or anything else that may have drawn on the screen).
+  public mutating func invalidate() { shown = nil }
+
+  /// The bytes that change the screen from the frame shown to `frame`, which becomes the
+  /// frame shown.
+  ///
+  /// - Parameter frame: The next frame.
+  /// - Returns: The bytes to write; empty when nothing changed.
+  /// - Complexity: O(cells).
+  public mutating func update(to frame: TextCanvas) -> [UInt8] {
+    var bytes: [UInt8] = []
+    let previous: TextCanvas
+    if let shown, shown.size == frame.size {
+      if shown == frame { return [] }
+      previous = shown
+    } else {
+      bytes += ANSI.clearScreen
+      previous = TextCanvas(size: frame.size)
+    }
+    var writer = DiffWriter()
+    let width = frame.size.width
+    for row in 0..<frame.size.height {
+      var column = 0
+      while column < width {
+        let index = row * width + column
+        let new = frame.cell(atIndex: index)
+        let old = previous.cell(atIndex: index)
+        if new != old { writer.write(new, column: column, row: row, frame: frame, into: &bytes) }
+        column += 1
+      }
+    }
+    writer.finish(into: &bytes)
+    shown = frame
+    return bytes
+  }
+}
+
+/// The cursor and pen while a frame is written.
+private struct DiffWriter {
+  var cursor: (column: Int, row: Int)?
+  var pen = CellStyle.plain
+  private var utf8: [UInt8] = []
+
+  /// At most this many unchanged cells are rewritten to bridge two changes on a row,
+  /// instead of a cursor move (which costs at least six bytes).
+  private static let bridge = 4
+
+  mutating func write(
+    _ cell: (Character, CellStyle), column: Int, row: Int, frame: TextCanvas,
+    into bytes: inout [UInt8]
+  ) {
+    if let cursor, cursor.row == row, cursor.column <= column,
+      column - cursor.column <= Self.bridge
+    {
+      // Rewrite the unchanged cells in between if they need no style change.
+      let width = frame.size.width
+      let gap = (cursor.column..<column).map { frame.cell(atIndex: row * width + $0) }
+      if gap.allSatisfy({ $0.1 == pen && $0.0.unicodeScalars.allSatisfy(\.isASCII) }) {
+        for (character, _) in gap { put(character, into: &bytes) }
+      } else {
+        ANSI.moveCursor(toColumn: column, row: row, into: &bytes)
+      }
+    } else {
+      ANSI.moveCursor(toColumn: column, row: row, into: &bytes)
+    }
+    if cell.1 != pen {
+      ANSI.select(cell.1, into: &bytes)
+      pen = cell.1
+    }
+    put(cell.0, into: &bytes)
+    cursor = (column + 1, row)
+  }
+
+  private mutating func put(_ character: Character, into bytes: inout [UInt8]) {
+    // A control character would move the cursor or change the terminal's state.
+    if character.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+      bytes.append(0x3F)
+    } else {
+      bytes += character.utf8
+    }
+  }
+
+  mutating func finish(into bytes: inout [UInt8]) {
+    if pen != .plain { bytes += ANSI.resetStyle }
+  }
+}

@@ -7,6 +7,7 @@ let featureModules: [String] = [
   "Invalidation",
   "KeyedStore",
   "Lineage",
+  "ReactiveExtras",
   "Scopes",
 ]
 let libraryModules = ["ReactiveCore"] + featureModules

@@ -2,4 +2,5 @@
 @_exported import KeyedStore
 @_exported import Lineage
 @_exported import ReactiveCore
+@_exported import ReactiveExtras
 @_exported import Scopes

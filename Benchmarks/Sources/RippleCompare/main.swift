@@ -60,6 +60,16 @@ let workloads: [Workload] = [
     name: "flat_map", operations: 200_000, ripple: RippleWorkloads.flatMap,
     openCombine: OpenCombineWorkloads.flatMap, baseline: nil),
   Workload(
+    name: "share_replay_fanout", operations: 2_000_000, ripple: ExtrasWorkloads.shareReplayFanout,
+    openCombine: nil, baseline: ExtrasWorkloads.shareReplayFanoutBaseline),
+  Workload(
+    name: "with_latest_from", operations: 2_000_000, ripple: ExtrasWorkloads.withLatestFrom,
+    openCombine: nil, baseline: ExtrasWorkloads.withLatestFromBaseline),
+  Workload(
+    name: "observation_publisher", operations: 200_000,
+    ripple: ExtrasWorkloads.observationPublisher,
+    openCombine: nil, baseline: ExtrasWorkloads.currentValueSend),
+  Workload(
     name: "invalidating_equal_set", operations: 2_000_000,
     ripple: RippleWorkloads.invalidatingEqualSet,
     openCombine: nil, baseline: RippleWorkloads.plainSet),

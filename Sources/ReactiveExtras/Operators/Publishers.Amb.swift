@@ -1,0 +1,189 @@
+import ReactiveCore
+
+extension Publisher {
+  /// Mirrors whichever of this publisher and `other` sends an event first — a value or a
+  /// completion — and cancels the other ("ambiguous": the race decides).
+  ///
+  ///     let fastest = primaryServer.amb(mirrorServer)
+  ///
+  /// Until one of them has sent something, both are asked for the subscriber's demand.
+  ///
+  /// - Parameter other: The publisher to race against.
+  /// - Returns: A publisher of the winner's events.
+  public func amb<Other: Publisher>(_ other: Other) -> Publishers.Amb<Self, Other>
+  where Other.Output == Output, Other.Failure == Failure {
+    Publishers.Amb(first: self, second: other)
+  }
+
+  /// Mirrors whichever of this publisher and `others` sends an event first.
+  ///
+  /// - Parameter others: The publishers to race against.
+  /// - Returns: A publisher of the winner's events.
+  public func amb<Others: Collection>(with others: Others) -> AnyPublisher<Output, Failure>
+  where
+    Others.Element: Publisher, Others.Element.Output == Output,
+    Others.Element.Failure == Failure
+  {
+    others.reduce(eraseToAnyPublisher()) { $0.amb($1).eraseToAnyPublisher() }
+  }
+}
+
+extension Collection where Element: Publisher {
+  /// Mirrors whichever publisher in the collection sends an event first.
+  ///
+  /// - Returns: A publisher of the winner's events; an empty collection finishes at once.
+  public func amb() -> AnyPublisher<Element.Output, Element.Failure> {
+    guard let first else { return Empty().eraseToAnyPublisher() }
+    return first.amb(with: dropFirst())
+  }
+}
+
+extension Publishers {
+  /// A publisher that mirrors whichever of two publishers sends an event first.
+  public struct Amb<First: Publisher, Second: Publisher>: Publisher
+  where First.Output == Second.Output, First.Failure == Second.Failure {
+    /// The kind of values published by this publisher.
+    public typealias Output = First.Output
+    /// The kind of errors this publisher might publish.
+    public typealias Failure = First.Failure
+    /// One of the racing publishers.
+    public let first: First
+    /// The other racing publisher.
+    public let second: Second
+
+    /// Creates a race between two publishers.
+    ///
+    /// - Parameters:
+    ///   - first: One of the racing publishers.
+    ///   - second: The other racing publisher.
+    public init(first: First, second: Second) {
+      self.first = first
+      self.second = second
+    }
+
+    /// Subscribes to both publishers.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      let race = AmbSubscription<S>(downstream: subscriber)
+      subscriber.receive(subscription: race)
+      first.subscribe(race.side(0))
+      second.subscribe(race.side(1))
+    }
+  }
+}
+
+/// The race of `amb`: both sides get the subscriber's demand until one sends an event;
+/// that one wins, the other is cancelled and ignored.
+///
+/// - Note: Thread-safe. `lock` guards the state; after the decision only the winner's
+///   events, which its publisher serialises, reach the subscriber.
+private final class AmbSubscription<Downstream: Subscriber>: Subscription,
+  CustomStringConvertible, @unchecked Sendable
+{
+  typealias Output = Downstream.Input
+  typealias Failure = Downstream.Failure
+
+  /// Who has the race.
+  private enum Race: Equatable {
+    case open
+    case won(by: Int)
+    case over
+  }
+
+  private let lock = Lock()
+  @exclusivity(unchecked)
+  private var race = Race.open
+  @exclusivity(unchecked)
+  private var sides: [(any Subscription)?] = [nil, nil]
+  @exclusivity(unchecked)
+  private var requested = Subscribers.Demand.none
+  private let downstream: Downstream
+
+  init(downstream: Downstream) { self.downstream = downstream }
+
+  func side(_ index: Int) -> Side { Side(parent: self, index: index) }
+
+  fileprivate func subscribed(_ index: Int, _ subscription: any Subscription) {
+    let demand = lock.withLock { () -> Subscribers.Demand? in
+      guard sides[index] == nil, race == .open || race == .won(by: index) else { return nil }
+      sides[index] = subscription
+      return requested
+    }
+    guard let demand else { return subscription.cancel() }
+    if demand > 0 { subscription.request(demand) }
+  }
+
+  /// What a side finds when it sends an event.
+  private enum Claim {
+    /// It has the race (the loser, if it has just been decided, is to be cancelled).
+    case won(loser: (any Subscription)?)
+    /// Another side has it, or the race is over.
+    case lost
+  }
+
+  /// Whether side `index` may deliver: it wins an open race, or has won it. The loser is
+  /// cancelled.
+  fileprivate func claim(_ index: Int) -> Bool {
+    let claim = lock.withLock { () -> Claim in
+      switch race {
+      case .open:
+        race = .won(by: index)
+        defer { sides[1 - index] = nil }
+        return .won(loser: sides[1 - index])
+      case .won(let winner): return winner == index ? .won(loser: nil) : .lost
+      case .over: return .lost
+      }
+    }
+    guard case .won(let loser) = claim else { return false }
+    loser?.cancel()
+    return true
+  }
+
+  fileprivate func received(_ index: Int, _ value: Output) -> Subscribers.Demand {
+    guard claim(index) else { return .none }
+    return downstream.receive(value)
+  }
+
+  fileprivate func completed(_ index: Int, _ completion: Subscribers.Completion<Failure>) {
+    guard claim(index) else { return }
+    lock.withLock {
+      race = .over
+      sides = [nil, nil]
+    }
+    downstream.receive(completion: completion)
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    precondition(demand > 0, "demand must be greater than zero")
+    let targets = lock.withLock { () -> [any Subscription] in
+      requested += demand
+      return sides.compactMap { $0 }
+    }
+    for target in targets { target.request(demand) }
+  }
+
+  func cancel() {
+    let targets = lock.withLock { () -> [any Subscription] in
+      race = .over
+      defer { sides = [nil, nil] }
+      return sides.compactMap { $0 }
+    }
+    for target in targets { target.cancel() }
+  }
+
+  var description: String { "Amb" }
+
+  /// What each racing publisher is subscribed with.
+  struct Side: Subscriber {
+    typealias Input = Output
+    let parent: AmbSubscription
+    let index: Int
+    let combineIdentifier = CombineIdentifier()
+
+    func receive(subscription: any Subscription) { parent.subscribed(index, subscription) }
+    func receive(_ input: Input) -> Subscribers.Demand { parent.received(index, input) }
+    func receive(completion: Subscribers.Completion<Failure>) {
+      parent.completed(index, completion)
+    }
+  }
+}

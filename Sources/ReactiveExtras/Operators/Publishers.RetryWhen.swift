@@ -1,0 +1,224 @@
+import ReactiveCore
+
+extension Publisher {
+  /// Resubscribes to this publisher after a failure when the publisher that
+  /// `notificationHandler` builds from the failures sends a value; finishes when that
+  /// publisher finishes, and fails when it fails with this publisher's failure type.
+  ///
+  ///     let resilient = fetch.retryWhen { failures in
+  ///         failures.delay(for: .seconds(1), scheduler: queue)  // retry a second later
+  ///     }
+  ///
+  /// A trigger failure of another type finishes the stream: there is no failure of this
+  /// publisher's type to send.
+  ///
+  /// - Parameter notificationHandler: Builds the trigger from the publisher of failures.
+  /// - Returns: A publisher that retries as the trigger says.
+  public func retryWhen<Trigger: Publisher>(
+    _ notificationHandler: @escaping (AnyPublisher<Failure, Never>) -> Trigger
+  ) -> Publishers.RetryWhen<Self, Trigger, Output, Failure> {
+    Publishers.RetryWhen(upstream: self, notificationHandler: notificationHandler)
+  }
+
+  /// Resubscribes after a failure when the trigger built from the failures sends a value;
+  /// the same as ``retryWhen(_:)``.
+  ///
+  /// - Parameter notificationHandler: Builds the trigger from the publisher of failures.
+  /// - Returns: A publisher that retries as the trigger says.
+  public func retry<Trigger: Publisher>(
+    when notificationHandler: @escaping (AnyPublisher<Failure, Never>) -> Trigger
+  ) -> Publishers.RetryWhen<Self, Trigger, Output, Failure> {
+    retryWhen(notificationHandler)
+  }
+}
+
+extension Publishers {
+  /// A publisher that resubscribes to its upstream after a failure when a trigger says so.
+  public struct RetryWhen<Upstream: Publisher, Trigger: Publisher, Output, Failure>: Publisher
+  where Upstream.Output == Output, Upstream.Failure == Failure {
+    /// Builds the trigger from the publisher of failures.
+    public typealias Handler = (AnyPublisher<Failure, Never>) -> Trigger
+
+    /// The publisher to retry.
+    public let upstream: Upstream
+    private let handler: Handler
+
+    /// Creates the publisher.
+    ///
+    /// - Parameters:
+    ///   - upstream: The publisher to retry.
+    ///   - notificationHandler: Builds the trigger from the publisher of failures.
+    public init(upstream: Upstream, notificationHandler: @escaping Handler) {
+      self.upstream = upstream
+      handler = notificationHandler
+    }
+
+    /// Attaches the subscriber, builds its trigger and makes the first attempt.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      let subscription = RetryWhenSubscription<Upstream, Trigger, S>(
+        upstream: upstream, downstream: subscriber)
+      subscriber.receive(subscription: subscription)
+      subscription.start(handler)
+    }
+  }
+}
+
+/// One subscriber's attempts: demand not yet met carries over to each new attempt, and
+/// events of an attempt that has been replaced are ignored.
+///
+/// - Note: Thread-safe. `lock` guards the state; `deliveryLock` keeps deliveries from
+///   overlapping, since the trigger may end the stream from its own thread.
+private final class RetryWhenSubscription<
+  Upstream: Publisher, Trigger: Publisher, Downstream: Subscriber
+>: Subscription, CustomStringConvertible, @unchecked Sendable
+where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+  typealias Failure = Upstream.Failure
+
+  private let lock = Lock()
+  private let deliveryLock = RecursiveLock()
+  @exclusivity(unchecked)
+  private var attempt = 0
+  @exclusivity(unchecked)
+  private var current: (any Subscription)?
+  @exclusivity(unchecked)
+  private var outstanding = Subscribers.Demand.none
+  @exclusivity(unchecked)
+  private var isTerminal = false
+  @exclusivity(unchecked)
+  private var trigger: AnyCancellable?
+  private let failures = PassthroughSubject<Failure, Never>()
+  private let upstream: Upstream
+  private let downstream: Downstream
+
+  init(upstream: Upstream, downstream: Downstream) {
+    self.upstream = upstream
+    self.downstream = downstream
+  }
+
+  func start(_ handler: (AnyPublisher<Failure, Never>) -> Trigger) {
+    let trigger = handler(failures.eraseToAnyPublisher()).sink(
+      receiveCompletion: { [weak self] completion in
+        switch completion {
+        case .finished: self?.end(.finished)
+        case .failure(let error):
+          self?.end((error as? Failure).map { .failure($0) } ?? .finished)
+        }
+      },
+      receiveValue: { [weak self] _ in self?.subscribeAgain() })
+    let keep = lock.withLock { () -> Bool in
+      if isTerminal { return false }
+      self.trigger = trigger
+      return true
+    }
+    if !keep { trigger.cancel() }
+    subscribeAgain()
+  }
+
+  /// Makes a new attempt, unless the stream has ended.
+  private func subscribeAgain() {
+    let number = lock.withLock { () -> Int? in
+      guard !isTerminal else { return nil }
+      attempt += 1
+      current = nil
+      return attempt
+    }
+    guard let number else { return }
+    upstream.subscribe(Attempt(parent: self, number: number))
+  }
+
+  fileprivate func attemptSubscribed(_ number: Int, _ subscription: any Subscription) {
+    let demand = lock.withLock { () -> Subscribers.Demand? in
+      guard number == attempt, !isTerminal, current == nil else { return nil }
+      current = subscription
+      return outstanding
+    }
+    guard let demand else { return subscription.cancel() }
+    if demand > 0 { subscription.request(demand) }
+  }
+
+  fileprivate func attemptReceived(_ number: Int, _ value: Downstream.Input) -> Subscribers.Demand {
+    let live = lock.withLock { () -> Bool in
+      guard number == attempt, !isTerminal else { return false }
+      if outstanding != .unlimited, outstanding > 0 { outstanding -= 1 }
+      return true
+    }
+    guard live else { return .none }
+    let more = deliveryLock.withLock { downstream.receive(value) }
+    if more > 0 { lock.withLock { outstanding += more } }
+    return more
+  }
+
+  fileprivate func attemptCompleted(_ number: Int, _ completion: Subscribers.Completion<Failure>) {
+    guard lock.withLock({ number == attempt && !isTerminal }) else { return }
+    switch completion {
+    case .finished: end(.finished)
+    case .failure(let error):
+      lock.withLock { current = nil }
+      failures.send(error)
+    }
+  }
+
+  /// Ends the stream once: cancels the current attempt and the trigger.
+  private func end(_ completion: Subscribers.Completion<Failure>) {
+    guard case .ends(let attempt, let trigger) = tearDown() else { return }
+    attempt?.cancel()
+    trigger?.cancel()
+    deliveryLock.withLock { downstream.receive(completion: completion) }
+  }
+
+  /// What ending the stream finds.
+  private enum Teardown {
+    /// It had ended before.
+    case alreadyEnded
+    /// It ends now; these are left to cancel outside the lock.
+    case ends(attempt: (any Subscription)?, trigger: AnyCancellable?)
+  }
+
+  /// Marks the stream ended and hands back what is left to cancel.
+  private func tearDown() -> Teardown {
+    lock.withLock {
+      guard !isTerminal else { return .alreadyEnded }
+      isTerminal = true
+      defer {
+        current = nil
+        trigger = nil
+      }
+      return .ends(attempt: current, trigger: trigger)
+    }
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    precondition(demand > 0, "demand must be greater than zero")
+    let current = lock.withLock { () -> (any Subscription)? in
+      outstanding += demand
+      return self.current
+    }
+    current?.request(demand)
+  }
+
+  func cancel() {
+    guard case .ends(let attempt, let trigger) = tearDown() else { return }
+    attempt?.cancel()
+    trigger?.cancel()
+  }
+
+  var description: String { "RetryWhen" }
+
+  /// What each attempt subscribes with.
+  struct Attempt: Subscriber {
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+    let parent: RetryWhenSubscription
+    let number: Int
+    let combineIdentifier = CombineIdentifier()
+
+    func receive(subscription: any Subscription) {
+      parent.attemptSubscribed(number, subscription)
+    }
+    func receive(_ input: Input) -> Subscribers.Demand { parent.attemptReceived(number, input) }
+    func receive(completion: Subscribers.Completion<Failure>) {
+      parent.attemptCompleted(number, completion)
+    }
+  }
+}

@@ -1,0 +1,108 @@
+import Dispatch
+import ReactiveCore
+import ReactiveExtras
+import Testing
+
+@Suite struct WithLatestFromTests {
+  @Test func valuesBeforeTheOtherHasOneAreDropped() {
+    let taps = PassthroughSubject<Int, Never>()
+    let form = PassthroughSubject<String, Never>()
+    let recorder = Recorder<String, Never>()
+    taps.withLatestFrom(form) { "\($0)\($1)" }.subscribe(recorder)
+    taps.send(1)
+    form.send("a")
+    taps.send(2)
+    form.send("b")
+    form.send("c")
+    taps.send(3)
+    #expect(recorder.values == ["2a", "3c"])
+  }
+
+  @Test func withoutASelectorTheOthersValueIsSent() {
+    let taps = PassthroughSubject<Void, Never>()
+    let form = CurrentValueSubject<Int, Never>(7)
+    let recorder = Recorder<Int, Never>()
+    taps.withLatestFrom(form).subscribe(recorder)
+    taps.send()
+    #expect(recorder.values == [7])
+  }
+
+  @Test func twoAndThreeOthers() {
+    let taps = PassthroughSubject<Int, Never>()
+    let (a, b, c) = (
+      CurrentValueSubject<Int, Never>(1), CurrentValueSubject<Int, Never>(2),
+      CurrentValueSubject<Int, Never>(3)
+    )
+    let two = Recorder<Int, Never>()
+    let three = Recorder<Int, Never>()
+    taps.withLatestFrom(a, b) { $0 + $1.0 + $1.1 }.subscribe(two)
+    taps.withLatestFrom(a, b, c).map { $0 + $1 + $2 }.subscribe(three)
+    taps.send(10)
+    #expect(two.values == [13])
+    #expect(three.values == [6])
+  }
+
+  @Test func itFinishesWithTheUpstreamAndFailsWithEither() {
+    let upstream = PassthroughSubject<Int, TestError>()
+    let other = PassthroughSubject<Int, TestError>()
+    let finished = Recorder<Int, TestError>()
+    upstream.withLatestFrom(other).subscribe(finished)
+    other.send(completion: .finished)
+    #expect(finished.completions.isEmpty)
+    upstream.send(completion: .finished)
+    #expect(finished.completions == [.finished])
+
+    let failing = Recorder<Int, TestError>()
+    let upstream2 = PassthroughSubject<Int, TestError>()
+    let other2 = PassthroughSubject<Int, TestError>()
+    upstream2.withLatestFrom(other2).subscribe(failing)
+    other2.send(completion: .failure(.oops))
+    upstream2.send(1)
+    #expect(failing.completions == [.failure(.oops)])
+    #expect(failing.values.isEmpty)
+  }
+
+  @Test func downstreamDemandGoesUpstreamAndDroppedValuesAreAskedAgain() {
+    let upstream = RecordingSubscription()
+    let publisher = PassthroughSubject<Int, Never>()
+    publisher.send(subscription: upstream)
+    let other = PassthroughSubject<Int, Never>()
+    let recorder = Recorder<Int, Never>(initialDemand: .max(1))
+    publisher.withLatestFrom(other).subscribe(recorder)
+    publisher.send(1)
+    other.send(5)
+    publisher.send(2)
+    publisher.send(3)
+    #expect(recorder.values == [5])
+  }
+
+  /// CombineExt's withLatestFrom leaked its subscribers (#121): cancelling releases them.
+  @Test func cancellingReleasesTheSubscriber() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let other = PassthroughSubject<Int, Never>()
+    weak var weakRecorder: Recorder<Int, Never>?
+    do {
+      let recorder = Recorder<Int, Never>()
+      weakRecorder = recorder
+      upstream.withLatestFrom(other).subscribe(recorder)
+      recorder.cancel()
+    }
+    #expect(weakRecorder == nil)
+  }
+
+  /// The other side changes on one thread while values arrive on another (#139).
+  @Test func theOtherSideRacingWithValuesStress() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let other = PassthroughSubject<Int, Never>()
+    let recorder = Recorder<Int, Never>()
+    upstream.withLatestFrom(other) { $0 + $1 }.subscribe(recorder)
+    other.send(0)
+    DispatchQueue.concurrentPerform(iterations: 2) { index in
+      for value in 0..<10_000 {
+        if index == 0 { upstream.send(value) } else { other.send(value) }
+      }
+    }
+    #expect(recorder.values.count == 10_000)
+    recorder.cancel()
+  }
+}

@@ -11,49 +11,76 @@ import ReactiveCore
 /// - Note: Thread-safe. `lock` guards the state; one thread at a time drains (`isDraining`),
 ///   and whichever call finds work while no one drains does it, so a push from inside a
 ///   delivery only queues.
+@usableFromInline
 final class DemandBuffer<Downstream: Subscriber>: @unchecked Sendable {
+  @usableFromInline
   typealias Output = Downstream.Input
+  @usableFromInline
   typealias Failure = Downstream.Failure
 
-  private let lock = Lock()
+  @usableFromInline
+  let lock = Lock()
+  @usableFromInline
   @exclusivity(unchecked)
-  private var values: [Output] = []
+  var values: [Output] = []
+  @usableFromInline
   @exclusivity(unchecked)
-  private var head = 0
+  var head = 0
+  @usableFromInline
   @exclusivity(unchecked)
-  private var demand = Subscribers.Demand.none
+  var demand = Subscribers.Demand.none
+  @usableFromInline
   @exclusivity(unchecked)
-  private var completion: Subscribers.Completion<Failure>?
+  var completion: Subscribers.Completion<Failure>?
+  @usableFromInline
   @exclusivity(unchecked)
-  private var isDraining = false
+  var isDraining = false
   /// The subscriber, until it completes or cancels.
+  @usableFromInline
   @exclusivity(unchecked)
-  private var downstream: Downstream?
-  private let limit: Int?
+  var downstream: Downstream?
+  @usableFromInline
+  let limit: Int?
 
+  @inlinable
   init(_ downstream: Downstream, limit: Int? = nil) {
     self.downstream = downstream
     self.limit = limit
   }
 
   /// Whether the subscriber has gone (completed or cancelled).
+  @inlinable
   var isEnded: Bool { lock.withLock { downstream == nil } }
 
   /// Queues a value and delivers what demand allows.
+  @inlinable
   func push(_ value: Output) {
     lock.lock()
-    guard downstream != nil, completion == nil else { return lock.unlock() }
-    enqueueLocked(value)
+    guard let target = downstream, completion == nil else { return lock.unlock() }
+    guard !isDraining, head == values.count, demand > 0 else {
+      enqueueLocked(value)
+      return drainThenUnlock()
+    }
+    // Nothing waits and there is demand: straight to the subscriber, no queue.
+    demand -= 1
+    isDraining = true
+    lock.unlock()
+    let more = target.receive(value)
+    lock.lock()
+    if downstream != nil { demand += more }
+    isDraining = false
     drainThenUnlock()
   }
 
   /// Queues a value without delivering it; a later ``request(_:)`` or ``push(_:)``
   /// delivers it. For replaying values before the subscriber has its subscription.
+  @inlinable
   func enqueue(_ value: Output) {
     lock.withLock { enqueueLocked(value) }
   }
 
   /// Queues the completion behind the held values and delivers what it can.
+  @inlinable
   func complete(_ completion: Subscribers.Completion<Failure>) {
     lock.lock()
     guard downstream != nil, self.completion == nil else { return lock.unlock() }
@@ -62,6 +89,7 @@ final class DemandBuffer<Downstream: Subscriber>: @unchecked Sendable {
   }
 
   /// Adds demand and delivers what it allows.
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     lock.lock()
     guard downstream != nil else { return lock.unlock() }
@@ -70,6 +98,7 @@ final class DemandBuffer<Downstream: Subscriber>: @unchecked Sendable {
   }
 
   /// Drops everything and lets go of the subscriber.
+  @inlinable
   func cancel() {
     let released = lock.withLock { () -> (Downstream?, [Output]) in
       defer {
@@ -82,7 +111,8 @@ final class DemandBuffer<Downstream: Subscriber>: @unchecked Sendable {
     _ = released
   }
 
-  private func enqueueLocked(_ value: Output) {
+  @inlinable
+  func enqueueLocked(_ value: Output) {
     if let limit, values.count - head >= limit {
       head += 1
     }
@@ -95,7 +125,8 @@ final class DemandBuffer<Downstream: Subscriber>: @unchecked Sendable {
 
   /// Delivers held values while there is demand, then the completion once they are all
   /// out. Call with the lock held; returns with it released.
-  private func drainThenUnlock() {
+  @inlinable
+  func drainThenUnlock() {
     guard !isDraining else { return lock.unlock() }
     isDraining = true
     while let target = downstream {

@@ -2,6 +2,7 @@ import ReactiveCore
 
 /// What a subscription finds when something tries to end it: already ended, or ending now
 /// with a subscription left to cancel outside the lock.
+@usableFromInline
 enum Ending {
   /// It had ended before: nothing to do.
   case alreadyEnded

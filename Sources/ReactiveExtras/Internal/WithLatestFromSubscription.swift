@@ -6,29 +6,48 @@ import ReactiveCore
 /// - Note: Thread-safe. `lock` guards the state; `deliveryLock` keeps deliveries to the
 ///   subscriber from overlapping, since the other side may complete it from its own
 ///   thread.
+@usableFromInline
 final class WithLatestFromSubscription<
   Upstream: Publisher, Other: Publisher, Downstream: Subscriber
 >: Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable
 where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure {
+  @usableFromInline
   typealias Input = Upstream.Output
+  @usableFromInline
   typealias Failure = Upstream.Failure
 
   /// The state both sides share.
-  private struct State {
+  @usableFromInline
+  struct State {
+    @usableFromInline
     var upstream: (any Subscription)?
+    @usableFromInline
     var other: (any Subscription)?
+    @usableFromInline
     var latest: Other.Output?
+    @usableFromInline
     var pendingDemand = Subscribers.Demand.none
+    @usableFromInline
     var isTerminal = false
+
+    @inlinable
+    init() {}
   }
 
-  private let lock = Lock()
-  private let deliveryLock = RecursiveLock()
+  // Inlinable throughout, so that it is specialised for the caller's types.
+  @usableFromInline
+  let lock = Lock()
+  @usableFromInline
+  let deliveryLock = RecursiveLock()
+  @usableFromInline
   @exclusivity(unchecked)
-  private var state = State()
-  private let downstream: Downstream
-  private let resultSelector: (Upstream.Output, Other.Output) -> Downstream.Input
+  var state = State()
+  @usableFromInline
+  let downstream: Downstream
+  @usableFromInline
+  let resultSelector: (Upstream.Output, Other.Output) -> Downstream.Input
 
+  @inlinable
   init(
     downstream: Downstream,
     resultSelector: @escaping (Upstream.Output, Other.Output) -> Downstream.Input
@@ -38,8 +57,10 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
   }
 
   /// The subscriber attached to the other publisher.
+  @inlinable
   var otherSide: OtherSide { OtherSide(parent: self) }
 
+  @inlinable
   func receive(subscription: any Subscription) {
     let demand = lock.withLock { () -> Subscribers.Demand? in
       guard state.upstream == nil, !state.isTerminal else { return nil }
@@ -50,6 +71,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
     if demand > 0 { subscription.request(demand) }
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     let latest = lock.withLock { state.isTerminal ? nil : state.latest }
     // Nothing to combine with yet: the value is dropped, and its demand asked again.
@@ -58,11 +80,13 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
     return deliveryLock.withLock { downstream.receive(value) }
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     end(completion, cancelling: \.other)
   }
 
-  fileprivate func otherSubscribed(_ subscription: any Subscription) {
+  @inlinable
+  func otherSubscribed(_ subscription: any Subscription) {
     let accepted = lock.withLock { () -> Bool in
       guard state.other == nil, !state.isTerminal else { return false }
       state.other = subscription
@@ -72,18 +96,21 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
     subscription.request(.unlimited)
   }
 
-  fileprivate func otherReceived(_ value: Other.Output) {
+  @inlinable
+  func otherReceived(_ value: Other.Output) {
     lock.withLock { state.latest = value }
   }
 
-  fileprivate func otherCompleted(_ completion: Subscribers.Completion<Failure>) {
+  @inlinable
+  func otherCompleted(_ completion: Subscribers.Completion<Failure>) {
     // The other side finishing changes nothing: its latest value stays in use.
     guard case .failure = completion else { return }
     end(completion, cancelling: \.upstream)
   }
 
   /// Ends the stream once: cancels the side that did not end it and sends the completion.
-  private func end(
+  @inlinable
+  func end(
     _ completion: Subscribers.Completion<Failure>,
     cancelling side: WritableKeyPath<State, (any Subscription)?>
   ) {
@@ -102,6 +129,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
     deliveryLock.withLock { downstream.receive(completion: completion) }
   }
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "demand must be greater than zero")
     let upstream = lock.withLock { () -> (any Subscription)? in
@@ -111,6 +139,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
     upstream?.request(demand)
   }
 
+  @inlinable
   func cancel() {
     let subscriptions = lock.withLock { () -> [any Subscription] in
       state.isTerminal = true
@@ -124,20 +153,32 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
     for subscription in subscriptions { subscription.cancel() }
   }
 
+  @usableFromInline
   var description: String { "WithLatestFrom" }
 
   /// What the other publisher is subscribed with.
+  @usableFromInline
   struct OtherSide: Subscriber {
+    @usableFromInline
     typealias Input = Other.Output
+    @usableFromInline
     typealias Failure = Other.Failure
+    @usableFromInline
     let parent: WithLatestFromSubscription
+    @usableFromInline
     let combineIdentifier = CombineIdentifier()
 
+    @inlinable
+    init(parent: WithLatestFromSubscription) { self.parent = parent }
+
+    @inlinable
     func receive(subscription: any Subscription) { parent.otherSubscribed(subscription) }
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
       parent.otherReceived(input)
       return .none
     }
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) { parent.otherCompleted(completion) }
   }
 }

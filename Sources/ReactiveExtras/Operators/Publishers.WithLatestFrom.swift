@@ -127,6 +127,7 @@ extension Publishers {
     }
 
     /// Subscribes to `second` (for all its values), then to the upstream.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = WithLatestFromSubscription<Upstream, Other, S>(

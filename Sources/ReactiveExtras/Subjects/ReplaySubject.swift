@@ -17,13 +17,19 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
   /// How many values a new subscriber receives first.
   public let bufferSize: Int
 
-  private let lock = Lock()
+  // Inlinable paths below, so that each subscriber's connection is specialised for its
+  // type in the client's module (as ReactiveCore's subjects are).
+  @usableFromInline
+  let lock = Lock()
+  @usableFromInline
   @exclusivity(unchecked)
-  private var replay: [Output] = []
+  var replay: [Output] = []
+  @usableFromInline
   @exclusivity(unchecked)
-  private var subscriptions: [ReplayConnection<Output, Failure>] = []
+  var subscriptions: [ReplayConnection<Output, Failure>] = []
+  @usableFromInline
   @exclusivity(unchecked)
-  private var completion: Subscribers.Completion<Failure>?
+  var completion: Subscribers.Completion<Failure>?
   @exclusivity(unchecked)
   private var upstreams: [any Subscription] = []
 
@@ -42,6 +48,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
   /// Sends a value to the subscribers and keeps it for later ones.
   ///
   /// - Parameter value: The value to send.
+  @inlinable
   public func send(_ value: Output) {
     let targets = lock.withLock { () -> [ReplayConnection<Output, Failure>] in
       guard completion == nil else { return [] }
@@ -76,6 +83,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
   }
 
   /// Attaches the subscriber: it receives the replay, then live values.
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     let connection = ReplaySubscription(parent: self, downstream: subscriber)
     lock.lock()
@@ -90,53 +98,86 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
   }
 
   /// Forgets a cancelled subscription.
-  fileprivate func remove(_ connection: ReplayConnection<Output, Failure>) {
+  @usableFromInline
+  func remove(_ connection: ReplayConnection<Output, Failure>) {
     lock.withLock { subscriptions.removeAll { $0 === connection } }
   }
 }
 
 /// One subscriber's connection, type-erased for the subject's list.
-private class ReplayConnection<Output, Failure: Error>: @unchecked Sendable {
-  func push(_ value: Output) { fatalError("abstract") }
+///
+/// Values reach the concrete connection through `entry`, a closure its (specialised)
+/// initialiser sets, rather than through an overridden method: an override in a generic
+/// class is called unspecialised across modules.
+@usableFromInline
+class ReplayConnection<Output, Failure: Error>: @unchecked Sendable {
+  /// Delivers a value to the concrete connection passed in. Set once, before sharing.
+  @usableFromInline
+  final var entry: (ReplayConnection, Output) -> Void = { _, _ in }
+
+  @usableFromInline
+  init() {}
+
+  /// Queues a value for the subscriber and delivers what its demand allows.
+  @inlinable
+  final func push(_ value: Output) { entry(self, value) }
+
+  /// Ends the subscriber's stream after what it has queued.
+  @usableFromInline
   func complete(_ completion: Subscribers.Completion<Failure>) { fatalError("abstract") }
 }
 
 /// Holds what one subscriber has not asked for yet.
-private final class ReplaySubscription<Downstream: Subscriber>: ReplayConnection<
+@usableFromInline
+final class ReplaySubscription<Downstream: Subscriber>: ReplayConnection<
   Downstream.Input, Downstream.Failure
 >, Subscription, CustomStringConvertible, @unchecked Sendable
 {
+  @usableFromInline
   typealias Output = Downstream.Input
+  @usableFromInline
   typealias Failure = Downstream.Failure
 
-  private let buffer: DemandBuffer<Downstream>
-  private let lock = Lock()
+  @usableFromInline
+  let buffer: DemandBuffer<Downstream>
+  @usableFromInline
+  let lock = Lock()
   /// The subject, until cancel: weak, since the subject keeps this connection.
+  @usableFromInline
   @exclusivity(unchecked)
-  private weak var parent: ReplaySubject<Output, Failure>?
+  weak var parent: ReplaySubject<Output, Failure>?
 
+  @inlinable
   init(parent: ReplaySubject<Output, Failure>, downstream: Downstream) {
     self.parent = parent
     buffer = DemandBuffer(downstream)
+    super.init()
+    entry = { connection, value in
+      unsafeDowncast(connection, to: ReplaySubscription.self).buffer.push(value)
+    }
   }
 
+  @inlinable
   func enqueue(_ value: Output) { buffer.enqueue(value) }
 
-  override func push(_ value: Output) { buffer.push(value) }
+  @usableFromInline
   override func complete(_ completion: Subscribers.Completion<Failure>) {
     buffer.complete(completion)
   }
 
+  @usableFromInline
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "demand must be greater than zero")
     buffer.request(demand)
   }
 
+  @usableFromInline
   func cancel() {
     let parent = lock.withLock { self.parent.take() }
     buffer.cancel()
     parent?.remove(self)
   }
 
+  @usableFromInline
   var description: String { "ReplaySubject" }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Observation
 import ReactiveCore
 import ReactiveExtras
@@ -97,10 +98,11 @@ final class Model: @unchecked Sendable {
   @Test func changesFromOtherThreadsArriveOnTheDefaultQueueStress() async {
     let model = Model()
     let recorder = Recorder<Int, Never>()
-    let lock = LockedBox(())
-    Publishers.Observations { lock.withLock { _ in model.other } }.subscribe(recorder)
+    // The model is guarded by a lock the thread sanitizer sees (pthread-based).
+    let lock = NSLock()
+    Publishers.Observations { lock.withLock { model.other } }.subscribe(recorder)
     DispatchQueue.concurrentPerform(iterations: 4) { _ in
-      for _ in 0..<250 { lock.withLock { _ in model.other += 1 } }
+      for _ in 0..<250 { lock.withLock { model.other += 1 } }
     }
     for _ in 0..<200 where recorder.values.last != 1_000 {
       try? await Task.sleep(for: .milliseconds(10))

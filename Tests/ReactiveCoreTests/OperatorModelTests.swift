@@ -64,6 +64,9 @@ private final class ContractSubscriber: Subscriber, @unchecked Sendable {
     if isCancelled { violations.append("completion after cancel") }
     completions += 1
     if completions > 1 { violations.append("a second completion") }
+    // Let go of the subscription, as `Sink` does: it keeps this subscriber, and holding
+    // it on would be a cycle.
+    subscription = nil
   }
 
   func request(_ demand: Subscribers.Demand) {
@@ -216,6 +219,9 @@ private final class ContractSubscriber: Subscriber, @unchecked Sendable {
       }
       subscriber.request(.max(Int.random(in: 1..<4, using: &random)))
     }
+    // A chain that neither completed nor was cancelled is cancelled now, so that the
+    // subscription and this subscriber go.
+    defer { if subscriber.subscription != nil { subscriber.cancel() } }
     let names = chain.map(\.name)
     let checksDemand = chain.allSatisfy(\.honoursDemand)
     let violations = subscriber.violations.filter { checksDemand || !$0.contains("exceeds demand") }

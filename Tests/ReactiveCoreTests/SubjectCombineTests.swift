@@ -324,9 +324,10 @@ import Testing
   @Test func everySendArrivesAfterTheFirstRequest() {
     let publisher = ObservableObjectPublisher()
     let signals = LockedBox(0)
+    let subscription = LockedBox<(any Subscription)?>(nil)
     let subscriber = AnySubscriber<Void, Never>(
       receiveSubscription: { held in
-        signals.withLock { _ in }
+        subscription.withLock { $0 = held }
         held.request(.max(1))
       },
       receiveValue: { _ in
@@ -336,6 +337,8 @@ import Testing
     publisher.subscribe(subscriber)
     for _ in 0..<3 { publisher.send() }
     #expect(signals.withLock { $0 } == 3)
+    // The publisher keeps its subscription until a cancel, as a subject does.
+    subscription.withLock { $0.take() }?.cancel()
   }
 
   @Test func nothingArrivesBeforeARequestOrAfterACancel() throws {

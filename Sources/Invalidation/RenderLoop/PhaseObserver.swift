@@ -1,5 +1,22 @@
-@_spi(SwiftUI) import Observation
 import ReactiveCore
+
+#if canImport(Darwin)
+  import Observation
+
+  /// Apple's SDKs do not expose Observation's SPI form of tracking, so there every phase
+  /// tracks with the public one-shot form and no registration handle is ever kept.
+  typealias TrackingHandle = Never
+
+  extension Never {
+    /// Nothing to cancel: no handle of this type exists.
+    func cancel() {}
+  }
+#else
+  @_spi(SwiftUI) import Observation
+
+  /// A fired registration's handle, which cancels it.
+  typealias TrackingHandle = ObservationTracking
+#endif
 
 /// What a tracked read calls back into: one per node and phase, held by the node, and
 /// referring to the node and its loop weakly, so that tracking keeps neither alive.
@@ -32,9 +49,9 @@ final class PhaseObserver: @unchecked Sendable {
   /// The generations whose registrations are installed.
   @exclusivity(unchecked) private var live: Set<Int> = []
   /// The newest registration's handle, once it fired.
-  @exclusivity(unchecked) private var current: ObservationTracking?
+  @exclusivity(unchecked) private var current: TrackingHandle?
   /// The registration the running phase supersedes, once it fired, and its generation.
-  @exclusivity(unchecked) private var previous: (ObservationTracking?, Int)?
+  @exclusivity(unchecked) private var previous: (TrackingHandle?, Int)?
   /// Whether a change waits in the loop's drain (so a burst enqueues the observer once).
   @exclusivity(unchecked) private var isPending = false
 
@@ -63,7 +80,7 @@ final class PhaseObserver: @unchecked Sendable {
   /// Cancels the registration the last ``beginTracking()`` superseded, if it ever fired
   /// (one that never fired cancels itself when it does).
   func endPreviousTracking() {
-    let superseded: ObservationTracking? = lock.withLock {
+    let superseded: TrackingHandle? = lock.withLock {
       defer { previous = nil }
       guard let (tracking, supersededGeneration) = previous, let tracking else { return nil }
       live.remove(supersededGeneration)
@@ -75,7 +92,7 @@ final class PhaseObserver: @unchecked Sendable {
   /// Cancels the registration this observer can reach, and makes every other one cancel
   /// itself when it fires: the node left the tree, or the loop stopped.
   func stopTracking() {
-    let known: ObservationTracking? = lock.withLock {
+    let known: TrackingHandle? = lock.withLock {
       defer { current = nil }
       if current != nil { live.remove(generation) }
       generation += 1
@@ -86,7 +103,7 @@ final class PhaseObserver: @unchecked Sendable {
 
   /// A tracked value changed (on any thread): `tracking` is the registration that fired
   /// (`nil` for the one-shot first one) of `generation`.
-  func changed(_ tracking: ObservationTracking?, generation firedGeneration: Int?) {
+  func changed(_ tracking: TrackingHandle?, generation firedGeneration: Int?) {
     if let tracking, let firedGeneration {
       let cancel = lock.withLock {
         if firedGeneration == generation {

@@ -3,31 +3,53 @@
 // read by the pass it schedules, and its registration lasts until cancelled, which lets
 // the loop keep it until the next one is in place. The public form calls back once,
 // before the store.
-@_spi(SwiftUI) import Observation
+#if canImport(Darwin)
+  import Observation
+#else
+  @_spi(SwiftUI) import Observation
+#endif
 
 extension RenderLoop: PhaseTracker {
   func track(_ node: HeadlessNode, _ phase: ObservedPhase, _ body: () -> Void) {
-    if let observer = node.existingObserver(for: phase, loop: self) {
-      // This phase has read observable properties before: track with the form that
-      // calls back after the store (it allocates, so only such phases pay for it).
-      guard let generation = observer.beginTracking() else {
-        // Enough registrations wait already (see `PhaseObserver.registrationLimit`).
-        body()
-        return
-      }
-      withObservationTracking(
-        body, didSet: { tracking in observer.changed(tracking, generation: generation) })
-      // Only now that the new registration is in place does the previous one go: a change
-      // made between a read above and the installation still reached the previous one.
-      observer.endPreviousTracking()
-    } else {
-      // Most phases read nothing observable: the public form costs no allocation then,
-      // and builds its callback only if something was read. Its callback comes before
-      // the store, but the pass it leads to runs this phase under the form above, whose
-      // registration still sees a store that had not happened yet.
+    #if canImport(Darwin)
+      // Apple's SDKs do not expose the SPI form: every run tracks with the public one,
+      // which calls back once, before the store; the pass it schedules reads the stored
+      // value. A change made on another thread between a read and the installation of
+      // the next registration is not seen until something else changes.
       withObservationTracking(body, onChange: self.firstChange(of: node, phase))
-    }
+    #else
+      trackAfterStores(node, phase, body)
+    #endif
   }
+
+  #if !canImport(Darwin)
+    /// Tracks with the SPI form once the phase has read observable state (see the top of
+    /// this file).
+    private func trackAfterStores(
+      _ node: HeadlessNode, _ phase: ObservedPhase, _ body: () -> Void
+    ) {
+      if let observer = node.existingObserver(for: phase, loop: self) {
+        // This phase has read observable properties before: track with the form that
+        // calls back after the store (it allocates, so only such phases pay for it).
+        guard let generation = observer.beginTracking() else {
+          // Enough registrations wait already (see `PhaseObserver.registrationLimit`).
+          body()
+          return
+        }
+        withObservationTracking(
+          body, didSet: { tracking in observer.changed(tracking, generation: generation) })
+        // Only now that the new registration is in place does the previous one go: a change
+        // made between a read above and the installation still reached the previous one.
+        observer.endPreviousTracking()
+      } else {
+        // Most phases read nothing observable: the public form costs no allocation then,
+        // and builds its callback only if something was read. Its callback comes before
+        // the store, but the pass it leads to runs this phase under the form above, whose
+        // registration still sees a store that had not happened yet.
+        withObservationTracking(body, onChange: self.firstChange(of: node, phase))
+      }
+    }
+  #endif
 
   /// The callback for a phase's first observable reads; creates the phase's observer.
   private func firstChange(of node: HeadlessNode, _ phase: ObservedPhase) -> @Sendable () -> Void {

@@ -78,14 +78,19 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, S.Input == Output {
-      MultiUpstream<S>.combiningLatest(name: "CombineLatest", sides: 2, downstream: subscriber) {
-        values in
-        (values[0] as! A.Output, values[1] as! B.Output)
-      }
-      .start(subscriber) {
-        $0.attach(a, as: 0)
-        $0.attach(b, as: 1)
-      }
+      typealias Rule = CombineLatestRule<A.Output, B.Output, Void, Void, Output>
+      let rule = Rule(sides: 2, c: (), d: ()) { a, b, _, _ in (a, b) }
+      FanIn<S, Rule>(name: "CombineLatest", sides: 2, rule: rule, downstream: subscriber)
+        .start(subscriber) {
+        $0.attach(a, as: 0) {
+          $0.a = $1
+          return $0.latest
+        }
+        $0.attach(b, as: 1) {
+          $0.b = $1
+          return $0.latest
+        }
+        }
     }
   }
 
@@ -115,15 +120,23 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, S.Input == Output {
-      MultiUpstream<S>.combiningLatest(name: "CombineLatest", sides: 3, downstream: subscriber) {
-        values in
-        (values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output)
-      }
-      .start(subscriber) {
-        $0.attach(a, as: 0)
-        $0.attach(b, as: 1)
-        $0.attach(c, as: 2)
-      }
+      typealias Rule = CombineLatestRule<A.Output, B.Output, C.Output, Void, Output>
+      let rule = Rule(sides: 3, d: ()) { a, b, c, _ in (a, b, c) }
+      FanIn<S, Rule>(name: "CombineLatest", sides: 3, rule: rule, downstream: subscriber)
+        .start(subscriber) {
+        $0.attach(a, as: 0) {
+          $0.a = $1
+          return $0.latest
+        }
+        $0.attach(b, as: 1) {
+          $0.b = $1
+          return $0.latest
+        }
+        $0.attach(c, as: 2) {
+          $0.c = $1
+          return $0.latest
+        }
+        }
     }
   }
 
@@ -156,19 +169,27 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, S.Input == Output {
-      MultiUpstream<S>.combiningLatest(name: "CombineLatest", sides: 4, downstream: subscriber) {
-        values in
-        (
-          values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output,
-          values[3] as! D.Output
-        )
-      }
-      .start(subscriber) {
-        $0.attach(a, as: 0)
-        $0.attach(b, as: 1)
-        $0.attach(c, as: 2)
-        $0.attach(d, as: 3)
-      }
+      typealias Rule = CombineLatestRule<A.Output, B.Output, C.Output, D.Output, Output>
+      let rule = Rule(sides: 4) { a, b, c, d in (a, b, c, d) }
+      FanIn<S, Rule>(name: "CombineLatest", sides: 4, rule: rule, downstream: subscriber)
+        .start(subscriber) {
+        $0.attach(a, as: 0) {
+          $0.a = $1
+          return $0.latest
+        }
+        $0.attach(b, as: 1) {
+          $0.b = $1
+          return $0.latest
+        }
+        $0.attach(c, as: 2) {
+          $0.c = $1
+          return $0.latest
+        }
+        $0.attach(d, as: 3) {
+          $0.d = $1
+          return $0.latest
+        }
+        }
     }
   }
 }

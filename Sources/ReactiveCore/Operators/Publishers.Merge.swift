@@ -124,10 +124,12 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, A.Output == S.Input {
-      MultiUpstream<S>.merging(name: "Merge", sides: 2, downstream: subscriber)
-        .start(subscriber) {
-          $0.attach(a, as: 0)
-          $0.attach(b, as: 1)
+      FanIn<S, MergeRule<Output>>(
+        name: "Merge", sides: 2, rule: MergeRule(sides: 2), downstream: subscriber
+      )
+      .start(subscriber) {
+          $0.attach(a, as: 0, accept: MergeRule.accept)
+          $0.attach(b, as: 1, accept: MergeRule.accept)
         }
     }
 
@@ -165,11 +167,13 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, A.Output == S.Input {
-      MultiUpstream<S>.merging(name: "Merge", sides: 3, downstream: subscriber)
-        .start(subscriber) {
-          $0.attach(a, as: 0)
-          $0.attach(b, as: 1)
-          $0.attach(c, as: 2)
+      FanIn<S, MergeRule<Output>>(
+        name: "Merge", sides: 3, rule: MergeRule(sides: 3), downstream: subscriber
+      )
+      .start(subscriber) {
+          $0.attach(a, as: 0, accept: MergeRule.accept)
+          $0.attach(b, as: 1, accept: MergeRule.accept)
+          $0.attach(c, as: 2, accept: MergeRule.accept)
         }
     }
 
@@ -213,12 +217,14 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, A.Output == S.Input {
-      MultiUpstream<S>.merging(name: "Merge", sides: 4, downstream: subscriber)
-        .start(subscriber) {
-          $0.attach(a, as: 0)
-          $0.attach(b, as: 1)
-          $0.attach(c, as: 2)
-          $0.attach(d, as: 3)
+      FanIn<S, MergeRule<Output>>(
+        name: "Merge", sides: 4, rule: MergeRule(sides: 4), downstream: subscriber
+      )
+      .start(subscriber) {
+          $0.attach(a, as: 0, accept: MergeRule.accept)
+          $0.attach(b, as: 1, accept: MergeRule.accept)
+          $0.attach(c, as: 2, accept: MergeRule.accept)
+          $0.attach(d, as: 3, accept: MergeRule.accept)
         }
     }
 
@@ -266,13 +272,15 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, A.Output == S.Input {
-      MultiUpstream<S>.merging(name: "Merge", sides: 5, downstream: subscriber)
-        .start(subscriber) {
-          $0.attach(a, as: 0)
-          $0.attach(b, as: 1)
-          $0.attach(c, as: 2)
-          $0.attach(d, as: 3)
-          $0.attach(e, as: 4)
+      FanIn<S, MergeRule<Output>>(
+        name: "Merge", sides: 5, rule: MergeRule(sides: 5), downstream: subscriber
+      )
+      .start(subscriber) {
+          $0.attach(a, as: 0, accept: MergeRule.accept)
+          $0.attach(b, as: 1, accept: MergeRule.accept)
+          $0.attach(c, as: 2, accept: MergeRule.accept)
+          $0.attach(d, as: 3, accept: MergeRule.accept)
+          $0.attach(e, as: 4, accept: MergeRule.accept)
         }
     }
 
@@ -325,14 +333,16 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, A.Output == S.Input {
-      MultiUpstream<S>.merging(name: "Merge", sides: 6, downstream: subscriber)
-        .start(subscriber) {
-          $0.attach(a, as: 0)
-          $0.attach(b, as: 1)
-          $0.attach(c, as: 2)
-          $0.attach(d, as: 3)
-          $0.attach(e, as: 4)
-          $0.attach(f, as: 5)
+      FanIn<S, MergeRule<Output>>(
+        name: "Merge", sides: 6, rule: MergeRule(sides: 6), downstream: subscriber
+      )
+      .start(subscriber) {
+          $0.attach(a, as: 0, accept: MergeRule.accept)
+          $0.attach(b, as: 1, accept: MergeRule.accept)
+          $0.attach(c, as: 2, accept: MergeRule.accept)
+          $0.attach(d, as: 3, accept: MergeRule.accept)
+          $0.attach(e, as: 4, accept: MergeRule.accept)
+          $0.attach(f, as: 5, accept: MergeRule.accept)
         }
     }
 
@@ -388,15 +398,17 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, A.Output == S.Input {
-      MultiUpstream<S>.merging(name: "Merge", sides: 7, downstream: subscriber)
-        .start(subscriber) {
-          $0.attach(a, as: 0)
-          $0.attach(b, as: 1)
-          $0.attach(c, as: 2)
-          $0.attach(d, as: 3)
-          $0.attach(e, as: 4)
-          $0.attach(f, as: 5)
-          $0.attach(g, as: 6)
+      FanIn<S, MergeRule<Output>>(
+        name: "Merge", sides: 7, rule: MergeRule(sides: 7), downstream: subscriber
+      )
+      .start(subscriber) {
+          $0.attach(a, as: 0, accept: MergeRule.accept)
+          $0.attach(b, as: 1, accept: MergeRule.accept)
+          $0.attach(c, as: 2, accept: MergeRule.accept)
+          $0.attach(d, as: 3, accept: MergeRule.accept)
+          $0.attach(e, as: 4, accept: MergeRule.accept)
+          $0.attach(f, as: 5, accept: MergeRule.accept)
+          $0.attach(g, as: 6, accept: MergeRule.accept)
         }
     }
 
@@ -457,16 +469,18 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, A.Output == S.Input {
-      MultiUpstream<S>.merging(name: "Merge", sides: 8, downstream: subscriber)
-        .start(subscriber) {
-          $0.attach(a, as: 0)
-          $0.attach(b, as: 1)
-          $0.attach(c, as: 2)
-          $0.attach(d, as: 3)
-          $0.attach(e, as: 4)
-          $0.attach(f, as: 5)
-          $0.attach(g, as: 6)
-          $0.attach(h, as: 7)
+      FanIn<S, MergeRule<Output>>(
+        name: "Merge", sides: 8, rule: MergeRule(sides: 8), downstream: subscriber
+      )
+      .start(subscriber) {
+          $0.attach(a, as: 0, accept: MergeRule.accept)
+          $0.attach(b, as: 1, accept: MergeRule.accept)
+          $0.attach(c, as: 2, accept: MergeRule.accept)
+          $0.attach(d, as: 3, accept: MergeRule.accept)
+          $0.attach(e, as: 4, accept: MergeRule.accept)
+          $0.attach(f, as: 5, accept: MergeRule.accept)
+          $0.attach(g, as: 6, accept: MergeRule.accept)
+          $0.attach(h, as: 7, accept: MergeRule.accept)
         }
     }
   }
@@ -495,9 +509,11 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
-      MultiUpstream<S>.merging(name: "Merge", sides: publishers.count, downstream: subscriber)
-        .start(subscriber) { engine in
-          for (index, publisher) in publishers.enumerated() { engine.attach(publisher, as: index) }
+      FanIn<S, MergeRule<Output>>(
+        name: "Merge", sides: publishers.count, rule: MergeRule(sides: publishers.count), downstream: subscriber
+      )
+      .start(subscriber) { engine in
+          for (index, publisher) in publishers.enumerated() { engine.attach(publisher, as: index, accept: MergeRule.accept) }
         }
     }
 

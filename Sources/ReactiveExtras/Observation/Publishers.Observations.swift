@@ -116,7 +116,7 @@ where Downstream.Failure == Never {
 
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "demand must be greater than zero")
-    buffer.request(demand)
+    buffer.addDemand(demand)
   }
 
   func cancel() {
@@ -124,7 +124,7 @@ where Downstream.Failure == Never {
       defer { expression = nil }
       return expression
     }
-    buffer.cancel()
+    buffer.release()
     _ = released
   }
 

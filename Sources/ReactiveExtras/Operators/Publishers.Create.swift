@@ -122,11 +122,11 @@ private final class CreateSubscription<Downstream: Subscriber>: Subscription,
 
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "demand must be greater than zero")
-    buffer.request(demand)
+    buffer.addDemand(demand)
   }
 
   func cancel() {
-    buffer.cancel()
+    buffer.release()
     endOnce()
   }
 

@@ -86,7 +86,7 @@ where Downstream.Input == Event<Upstream.Output, Upstream.Failure>, Downstream.F
       if self.upstream == nil { pendingDemand += demand }
       return self.upstream
     }
-    buffer.request(demand)
+    buffer.addDemand(demand)
     upstream?.request(demand)
   }
 
@@ -96,7 +96,7 @@ where Downstream.Input == Event<Upstream.Output, Upstream.Failure>, Downstream.F
       defer { self.upstream = nil }
       return self.upstream
     }
-    buffer.cancel()
+    buffer.release()
     upstream?.cancel()
   }
 

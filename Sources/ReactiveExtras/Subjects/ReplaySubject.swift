@@ -168,13 +168,13 @@ final class ReplaySubscription<Downstream: Subscriber>: ReplayConnection<
   @usableFromInline
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "demand must be greater than zero")
-    buffer.request(demand)
+    buffer.addDemand(demand)
   }
 
   @usableFromInline
   func cancel() {
     let parent = lock.withLock { self.parent.take() }
-    buffer.cancel()
+    buffer.release()
     parent?.remove(self)
   }
 

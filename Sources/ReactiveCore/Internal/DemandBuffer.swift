@@ -1,28 +1,31 @@
-import ReactiveCore
-
-/// Holds values for one subscriber until it asks for them, then its completion: the engine
-/// of every push-driven publisher in this module (`create`, `ReplaySubject`, the
-/// Observation publisher, `materialize`).
+/// Holds values for one subscriber until it asks for them, then its completion: the
+/// delivery half of every engine whose events arrive from a push source rather than from
+/// one upstream — ``FanIn`` (`merge`, `combineLatest`) here, and `create`,
+/// `ReplaySubject`, `materialize` and the Observation publisher in ReactiveExtras.
 ///
 /// Values are delivered in order, never more than requested, never overlapping; a
-/// completion waits behind the values already held. With a `limit`, the oldest held value
-/// gives way to a new one (a limit of 1 keeps only the latest).
+/// completion waits behind the values already held (a failure may skip them). With a
+/// `limit`, the oldest held value gives way to a new one (a limit of 1 keeps only the
+/// latest).
 ///
-/// - Note: Thread-safe. `lock` guards the state; one thread at a time drains (`isDraining`),
-///   and whichever call finds work while no one drains does it, so a push from inside a
-///   delivery only queues.
+/// - Invariant: `lock` guards every stored variable, and those a subclass adds. One
+///   thread at a time delivers (`isDraining`); whichever call finds work while nobody
+///   delivers does it, so a push from inside a delivery only queues. The lock is never
+///   held while the subscriber runs.
 @usableFromInline
-final class DemandBuffer<Downstream: Subscriber>: @unchecked Sendable {
+package class DemandBuffer<Downstream: Subscriber>: @unchecked Sendable {
   @usableFromInline
-  typealias Output = Downstream.Input
+  package typealias Output = Downstream.Input
   @usableFromInline
-  typealias Failure = Downstream.Failure
+  package typealias Failure = Downstream.Failure
 
+  /// Guards everything below, and a subclass's state.
   @usableFromInline
   let lock = Lock()
   @usableFromInline
   @exclusivity(unchecked)
   var values: [Output] = []
+  /// The index of the first value not yet delivered.
   @usableFromInline
   @exclusivity(unchecked)
   var head = 0
@@ -42,20 +45,27 @@ final class DemandBuffer<Downstream: Subscriber>: @unchecked Sendable {
   @usableFromInline
   let limit: Int?
 
+  /// Creates a buffer for `downstream`, holding at most `limit` values if given.
   @inlinable
-  init(_ downstream: Downstream, limit: Int? = nil) {
+  package init(_ downstream: Downstream, limit: Int? = nil) {
     self.downstream = downstream
     self.limit = limit
   }
 
   /// Whether the subscriber has gone (completed or cancelled).
   @inlinable
-  var isEnded: Bool { lock.withLock { downstream == nil } }
+  package final var isEnded: Bool { lock.withLock { downstream == nil } }
 
   /// Queues a value and delivers what demand allows.
   @inlinable
-  func push(_ value: Output) {
+  package final func push(_ value: Output) {
     lock.lock()
+    pushThenUnlock(value)
+  }
+
+  /// ``push(_:)`` for a caller that holds the lock; returns with it released.
+  @inlinable
+  final func pushThenUnlock(_ value: Output) {
     guard let target = downstream, completion == nil else { return lock.unlock() }
     guard !isDraining, head == values.count, demand > 0 else {
       enqueueLocked(value)
@@ -72,25 +82,41 @@ final class DemandBuffer<Downstream: Subscriber>: @unchecked Sendable {
     drainThenUnlock()
   }
 
-  /// Queues a value without delivering it; a later ``request(_:)`` or ``push(_:)``
+  /// Queues a value without delivering it; a later ``addDemand(_:)`` or ``push(_:)``
   /// delivers it. For replaying values before the subscriber has its subscription.
   @inlinable
-  func enqueue(_ value: Output) {
+  package final func enqueue(_ value: Output) {
     lock.withLock { enqueueLocked(value) }
   }
 
-  /// Queues the completion behind the held values and delivers what it can.
+  /// Queues the completion and delivers what it can. A finish waits behind the held
+  /// values; so does a failure, unless `discardingHeld` drops them first.
   @inlinable
-  func complete(_ completion: Subscribers.Completion<Failure>) {
+  package final func complete(
+    _ completion: Subscribers.Completion<Failure>, discardingHeld: Bool = false
+  ) {
     lock.lock()
+    completeThenUnlock(completion, discardingHeld: discardingHeld)
+  }
+
+  /// ``complete(_:discardingHeld:)`` for a caller that holds the lock; returns with it
+  /// released.
+  @inlinable
+  final func completeThenUnlock(
+    _ completion: Subscribers.Completion<Failure>, discardingHeld: Bool
+  ) {
     guard downstream != nil, self.completion == nil else { return lock.unlock() }
     self.completion = completion
+    if discardingHeld, case .failure = completion {
+      values.removeAll()
+      head = 0
+    }
     drainThenUnlock()
   }
 
   /// Adds demand and delivers what it allows.
   @inlinable
-  func request(_ demand: Subscribers.Demand) {
+  package final func addDemand(_ demand: Subscribers.Demand) {
     lock.lock()
     guard downstream != nil else { return lock.unlock() }
     self.demand += demand
@@ -99,7 +125,7 @@ final class DemandBuffer<Downstream: Subscriber>: @unchecked Sendable {
 
   /// Drops everything and lets go of the subscriber.
   @inlinable
-  func cancel() {
+  package final func release() {
     let released = lock.withLock { () -> (Downstream?, [Output]) in
       defer {
         downstream = nil
@@ -112,7 +138,7 @@ final class DemandBuffer<Downstream: Subscriber>: @unchecked Sendable {
   }
 
   @inlinable
-  func enqueueLocked(_ value: Output) {
+  final func enqueueLocked(_ value: Output) {
     if let limit, values.count - head >= limit {
       head += 1
     }
@@ -126,7 +152,7 @@ final class DemandBuffer<Downstream: Subscriber>: @unchecked Sendable {
   /// Delivers held values while there is demand, then the completion once they are all
   /// out. Call with the lock held; returns with it released.
   @inlinable
-  func drainThenUnlock() {
+  final func drainThenUnlock() {
     guard !isDraining else { return lock.unlock() }
     isDraining = true
     while let target = downstream {

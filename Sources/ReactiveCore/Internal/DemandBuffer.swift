@@ -21,29 +21,29 @@ package class DemandBuffer<Downstream: Subscriber>: @unchecked Sendable {
 
   /// Guards everything below, and a subclass's state.
   @usableFromInline
-  let lock = Lock()
+  final let lock = Lock()
   @usableFromInline
   @exclusivity(unchecked)
-  var values: [Output] = []
+  final var values: [Output] = []
   /// The index of the first value not yet delivered.
   @usableFromInline
   @exclusivity(unchecked)
-  var head = 0
+  final var head = 0
   @usableFromInline
   @exclusivity(unchecked)
-  var demand = Subscribers.Demand.none
+  final var demand = Subscribers.Demand.none
   @usableFromInline
   @exclusivity(unchecked)
-  var completion: Subscribers.Completion<Failure>?
+  final var completion: Subscribers.Completion<Failure>?
   @usableFromInline
   @exclusivity(unchecked)
-  var isDraining = false
+  final var isDraining = false
   /// The subscriber, until it completes or cancels.
   @usableFromInline
   @exclusivity(unchecked)
-  var downstream: Downstream?
+  final var downstream: Downstream?
   @usableFromInline
-  let limit: Int?
+  final let limit: Int?
 
   /// Creates a buffer for `downstream`, holding at most `limit` values if given.
   @inlinable

@@ -86,6 +86,18 @@ protocol ConduitParent<Output, Failure>: AnyObject, Sendable {
   var hasSeenDownstreamDemand: Bool { get }
 }
 
+/// The concrete conduit: one subscriber's demand and delivery.
+///
+/// A value takes no lock of the conduit's own: the demand is an atomic word, the
+/// subscriber is reached through an unretained reference that ``gate`` keeps alive, and
+/// the one lock on the way is the delivery lock, which keeps two threads from calling the
+/// subscriber at once (the subscriber may send again from inside, re-entrantly).
+///
+/// - Invariant: `target` holds the subscriber retained until it is released, exactly
+///   once, by whoever moves ``gate`` to ended-and-released with no delivery counted: a
+///   cancel or completion when nothing is being delivered, or else the last delivery to
+///   return. `lock` guards `parent`, orders the slow paths (a request that owes the
+///   current value, a cancel, the completion) and is held while ending and releasing.
 @usableFromInline
 final class Conduit<Parent: ConduitParent, Downstream: Subscriber>: SubjectConduit<
   Parent.Output, Parent.Failure
@@ -96,33 +108,28 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   @usableFromInline
   typealias Failure = Parent.Failure
 
-  /// The lock that guards `demand`, `downstream`, `parent` and `needsInitialValue`.
+  /// Guards `parent`; see the type's invariant.
   @usableFromInline
   let lock = Lock()
-  // Declared here, after the lock, so that they fill the lock's padding.
-  @usableFromInline
-  @exclusivity(unchecked)
-  var needsInitialValue: Bool
   /// The subject's kind; the conduit names its subject by it, also after it has ended
   /// and let go of the subject.
   @usableFromInline
   let kind: SubjectKind
-  /// Set, under the lock, when the conduit finishes or is cancelled; read without it.
+  /// Bit 0: ended (completed or cancelled); bit 1: `downstream` released; the bits above
+  /// count the deliveries in progress, ``delivery`` each.
   @usableFromInline
-  let isEnded = Atomic(false)
-  /// Held while calling into `downstream`, so deliveries never overlap.
+  let gate = Atomic<UInt>(0)
+  /// The outstanding demand: a count in the low bits (``unlimited`` when all are set),
+  /// and ``owesValue`` when a subject with a current value owes it to the next request.
+  @usableFromInline
+  let demand: Atomic<UInt>
+  /// Held while calling into the subscriber, so deliveries never overlap.
   @usableFromInline
   let deliveryLock = RecursiveLock()
+  /// The subscriber, as one retained reference: the subscriber itself when it is a
+  /// class, else a box holding it. Deliveries use it without retaining it.
   @usableFromInline
-  @exclusivity(unchecked)
-  var demand = Subscribers.Demand.none
-  /// The subscriber, as one reference: the subscriber itself when it is a class, else a
-  /// box holding it. Each value takes a strong reference out of the lock; for a struct
-  /// subscriber (an operator chain) copying the struct instead cost a retain per closure
-  /// in the chain.
-  @usableFromInline
-  @exclusivity(unchecked)
-  var downstream: AnyObject?
+  let target: Unmanaged<AnyObject>
   @usableFromInline
   @exclusivity(unchecked)
   var parent: Parent?
@@ -130,8 +137,8 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   @inlinable
   init(parent: Parent, downstream: Downstream, needsInitialValue: Bool) {
     self.parent = parent
-    self.downstream = Self.reference(to: downstream)
-    self.needsInitialValue = needsInitialValue
+    target = Unmanaged.passRetained(Self.reference(to: downstream))
+    demand = Atomic(needsInitialValue ? Self.owesValue : 0)
     kind = parent.kind
     super.init()
     entry = { conduit, value, demand in
@@ -146,6 +153,22 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
       }
     }
   }
+
+  /// `gate`'s ended bit.
+  @inlinable
+  static var ended: UInt { 1 }
+  /// `gate`'s released bit.
+  @inlinable
+  static var released: UInt { 2 }
+  /// One delivery in progress, in `gate`.
+  @inlinable
+  static var delivery: UInt { 4 }
+  /// The demand count meaning unlimited.
+  @inlinable
+  static var unlimited: UInt { UInt(Int.max) }
+  /// The demand flag of an owed current value.
+  @inlinable
+  static var owesValue: UInt { ~unlimited }
 
   /// The subscriber as one reference. Specialised, the branch folds away.
   @inlinable @inline(__always)
@@ -180,46 +203,133 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
 
   @inlinable
   func offerValue(_ value: Output) {
-    let target = lock.withLock { () -> AnyObject? in
-      guard let downstream, demand > 0, !needsInitialValue else {
-        // A subject with a current value owes it to a subscriber that had no demand for
-        // it: the next request delivers the latest value, as Combine's does.
-        if kind.keepsCurrentValue, downstream != nil { needsInitialValue = true }
-        return nil
-      }
-      if demand != .unlimited { demand -= 1 }
-      return downstream
-    }
-    guard let target else { return }
-    deliver(value, to: target)
+    let entered = gate.wrappingAdd(Self.delivery, ordering: .acquiring).oldValue
+    if entered & Self.ended == 0, takeDemand() { deliver(value) }
+    leave()
   }
 
+  /// Delivers a value; the caller counts as a delivery in `gate` and took its demand.
   @inlinable
-  func deliver(_ value: Output, to target: AnyObject) {
+  func deliver(_ value: Output) {
     let acquired = deliveryLock.enter()
-    let more = Self.send(value, to: target)
+    let more = target._withUnsafeGuaranteedRef { Self.send(value, to: $0) }
     deliveryLock.exit(acquired)
-    if more > 0 {
-      lock.withLock {
-        if downstream != nil { demand += more }
+    if more > 0 { addDemand(more) }
+  }
+
+  /// Ends a delivery counted in `gate`; the last one out after the end releases the
+  /// subscriber.
+  @inlinable @inline(__always)
+  func leave() {
+    let left = gate.wrappingSubtract(Self.delivery, ordering: .acquiringAndReleasing).newValue
+    if left == Self.ended { releaseIfIdle() }
+  }
+
+  /// Releases the subscriber if the conduit has ended, nothing is being delivered and
+  /// nobody released it yet.
+  @inlinable
+  func releaseIfIdle() {
+    guard
+      gate.compareExchange(
+        expected: Self.ended, desired: Self.ended | Self.released,
+        ordering: .acquiringAndReleasing
+      ).exchanged
+    else { return }
+    lock.withLock { target.release() }
+  }
+
+  deinit {
+    // Never ended (its subject went away first): the subscriber is still held.
+    if gate.load(ordering: .acquiring) & Self.released == 0 { target.release() }
+  }
+
+  /// The subscriber, retained, unless it was released.
+  @usableFromInline
+  var downstream: AnyObject? {
+    lock.withLock {
+      gate.load(ordering: .acquiring) & Self.released == 0 ? target.takeUnretainedValue() : nil
+    }
+  }
+
+  /// Takes one unit of demand, if there is one and no current value is owed.
+  @inlinable @inline(__always)
+  func takeDemand() -> Bool {
+    var word = demand.load(ordering: .relaxed)
+    while true {
+      if word == Self.unlimited { return true }
+      if word == 0 || word & Self.owesValue != 0 { return missedValue() }
+      let (exchanged, original) = demand.compareExchange(
+        expected: word, desired: word - 1, ordering: .relaxed)
+      if exchanged { return true }
+      word = original
+    }
+  }
+
+  /// A value found no demand: a subject with a current value owes it to the next request,
+  /// as Combine's does. Returns whether demand arrived meanwhile after all.
+  @usableFromInline
+  func missedValue() -> Bool {
+    guard kind.keepsCurrentValue else { return false }
+    return lock.withLock { () -> Bool in
+      var word = demand.load(ordering: .relaxed)
+      while true {
+        if word & Self.owesValue != 0 { return false }
+        let desired = word == 0 ? Self.owesValue : word == Self.unlimited ? word : word - 1
+        let (exchanged, original) = demand.compareExchange(
+          expected: word, desired: desired, ordering: .relaxed)
+        if exchanged { return word != 0 }
+        word = original
       }
+    }
+  }
+
+  /// Adds demand, saturating at unlimited, keeping the owed-value flag.
+  @inlinable
+  func addDemand(_ more: Subscribers.Demand) {
+    let count = more.max.map { UInt($0) } ?? Self.unlimited
+    var word = demand.load(ordering: .relaxed)
+    while true {
+      let flag = word & Self.owesValue
+      let current = word & Self.unlimited
+      let sum = current == Self.unlimited || count >= Self.unlimited - current
+        ? Self.unlimited : current + count
+      let (exchanged, original) = demand.compareExchange(
+        expected: word, desired: flag | sum, ordering: .relaxed)
+      if exchanged { return }
+      word = original
     }
   }
 
   @usableFromInline
   override func finish(_ completion: Subscribers.Completion<Failure>) {
-    let target = lock.withLock { () -> AnyObject? in
-      isEnded.store(true, ordering: .releasing)
-      defer {
-        downstream = nil
-        parent = nil
+    guard let entered = end() else { return }
+    if entered & Self.ended == 0 {
+      deliveryLock.withLock {
+        target._withUnsafeGuaranteedRef { Self.send(completion, to: $0) }
       }
-      return downstream
     }
-    guard let target else { return }
-    deliveryLock.withLock {
-      Self.send(completion, to: target)
+    leave()
+  }
+
+  /// Marks the conduit ended and lets go of the subject; returns `gate` as it was, with
+  /// the caller counted as a delivery (to ``leave()`` when done), or `nil` if the
+  /// conduit had already ended.
+  @inlinable
+  func end() -> UInt? {
+    lock.lock()
+    defer { lock.unlock() }
+    var word = gate.load(ordering: .relaxed)
+    while word & Self.ended == 0 {
+      let (exchanged, original) = gate.compareExchange(
+        expected: word, desired: (word | Self.ended) &+ Self.delivery,
+        ordering: .acquiringAndReleasing)
+      if exchanged {
+        parent = nil
+        return word
+      }
+      word = original
     }
+    return nil
   }
 
   @inlinable
@@ -227,37 +337,44 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     precondition(additional > 0, "demand must be greater than zero")
     // The subject is taken out of the lock only when it has something to do: a retain
     // and release of it on every request cost `sink` + `cancel` about 7%.
-    let taken = lock.withLock { () -> (Parent, AnyObject?)? in
-      guard let downstream, let parent else { return nil }
-      demand += additional
-      guard needsInitialValue else {
-        return parent.hasSeenDownstreamDemand ? nil : (parent, nil)
-      }
-      needsInitialValue = false
-      demand -= 1
-      return (parent, downstream)
+    lock.lock()
+    guard let parent, gate.load(ordering: .relaxed) & Self.ended == 0 else {
+      return lock.unlock()
     }
-    guard let (parent, target) = taken else { return }
-    parent.acknowledgeDownstreamDemand()
-    guard let target, let value = parent.initialValue() else { return }
-    deliver(value, to: target)
+    let owed = demand.load(ordering: .relaxed) & Self.owesValue != 0
+    if owed {
+      // Clear the flag first, so that the added demand cannot be spent by a value sent
+      // meanwhile before the owed one goes out.
+      demand.subtract(Self.owesValue, ordering: .relaxed)
+      if additional > 1 { addDemand(additional - 1) }
+    } else {
+      addDemand(additional)
+    }
+    let acknowledged = parent.hasSeenDownstreamDemand
+    let subject = owed || !acknowledged ? parent : nil
+    lock.unlock()
+    guard let subject else { return }
+    subject.acknowledgeDownstreamDemand()
+    guard owed, let value = subject.initialValue() else { return }
+    let entered = gate.wrappingAdd(Self.delivery, ordering: .acquiring).oldValue
+    if entered & Self.ended == 0 { deliver(value) }
+    leave()
   }
 
   @inlinable
   func cancelConduit() {
-    let taken = lock.withLock { () -> (Parent?, AnyObject?) in
-      isEnded.store(true, ordering: .releasing)
-      defer {
-        downstream = nil
-        parent = nil
-      }
-      return (parent, downstream)
-    }
-    taken.0?.remove(self)
+    lock.lock()
+    let entered = gate.bitwiseOr(Self.ended, ordering: .acquiringAndReleasing).oldValue
+    guard entered & Self.ended == 0 else { return lock.unlock() }
+    let parent = self.parent
+    self.parent = nil
+    lock.unlock()
+    if entered < Self.delivery { releaseIfIdle() }
+    parent?.remove(self)
   }
 
   @inlinable
-  override var isLive: Bool { !isEnded.load(ordering: .acquiring) }
+  override var isLive: Bool { gate.load(ordering: .acquiring) & Self.ended == 0 }
 
   @usableFromInline
   override var description: String {
@@ -268,7 +385,10 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   /// outstanding demand.
   @usableFromInline
   override var customMirror: Mirror {
-    let (parent, downstream, demand) = lock.withLock { (self.parent, self.downstream, self.demand) }
+    let parent = lock.withLock { self.parent }
+    let downstream = self.downstream
+    let count = demand.load(ordering: .relaxed) & Self.unlimited
+    let demand: Subscribers.Demand = count == Self.unlimited ? .unlimited : .max(Int(count))
     let subscriber: Any? = (downstream as? SubscriberBox<Downstream>)?.subscriber ?? downstream
     return Mirror(
       self,

@@ -82,14 +82,14 @@ extension Publishers {
       let rule = Rule(sides: 2, c: (), d: ()) { a, b, _, _ in (a, b) }
       FanIn<S, Rule>(name: "CombineLatest", sides: 2, rule: rule, downstream: subscriber)
         .start(subscriber) {
-        $0.attach(a, as: 0) {
-          $0.a = $1
-          return $0.latest
-        }
-        $0.attach(b, as: 1) {
-          $0.b = $1
-          return $0.latest
-        }
+          $0.attach(a, as: 0) {
+            $0.a = $1
+            return $0.latest
+          }
+          $0.attach(b, as: 1) {
+            $0.b = $1
+            return $0.latest
+          }
         }
     }
   }
@@ -124,18 +124,18 @@ extension Publishers {
       let rule = Rule(sides: 3, d: ()) { a, b, c, _ in (a, b, c) }
       FanIn<S, Rule>(name: "CombineLatest", sides: 3, rule: rule, downstream: subscriber)
         .start(subscriber) {
-        $0.attach(a, as: 0) {
-          $0.a = $1
-          return $0.latest
-        }
-        $0.attach(b, as: 1) {
-          $0.b = $1
-          return $0.latest
-        }
-        $0.attach(c, as: 2) {
-          $0.c = $1
-          return $0.latest
-        }
+          $0.attach(a, as: 0) {
+            $0.a = $1
+            return $0.latest
+          }
+          $0.attach(b, as: 1) {
+            $0.b = $1
+            return $0.latest
+          }
+          $0.attach(c, as: 2) {
+            $0.c = $1
+            return $0.latest
+          }
         }
     }
   }
@@ -173,22 +173,22 @@ extension Publishers {
       let rule = Rule(sides: 4) { a, b, c, d in (a, b, c, d) }
       FanIn<S, Rule>(name: "CombineLatest", sides: 4, rule: rule, downstream: subscriber)
         .start(subscriber) {
-        $0.attach(a, as: 0) {
-          $0.a = $1
-          return $0.latest
-        }
-        $0.attach(b, as: 1) {
-          $0.b = $1
-          return $0.latest
-        }
-        $0.attach(c, as: 2) {
-          $0.c = $1
-          return $0.latest
-        }
-        $0.attach(d, as: 3) {
-          $0.d = $1
-          return $0.latest
-        }
+          $0.attach(a, as: 0) {
+            $0.a = $1
+            return $0.latest
+          }
+          $0.attach(b, as: 1) {
+            $0.b = $1
+            return $0.latest
+          }
+          $0.attach(c, as: 2) {
+            $0.c = $1
+            return $0.latest
+          }
+          $0.attach(d, as: 3) {
+            $0.d = $1
+            return $0.latest
+          }
         }
     }
   }

@@ -128,9 +128,9 @@ extension Publishers {
         name: "Merge", sides: 2, rule: MergeRule(sides: 2), downstream: subscriber
       )
       .start(subscriber) {
-          $0.attach(a, as: 0, accept: MergeRule.accept)
-          $0.attach(b, as: 1, accept: MergeRule.accept)
-        }
+        $0.attach(a, as: 0, accept: MergeRule.accept)
+        $0.attach(b, as: 1, accept: MergeRule.accept)
+      }
     }
 
     /// Merges one more publisher into this one.
@@ -171,10 +171,10 @@ extension Publishers {
         name: "Merge", sides: 3, rule: MergeRule(sides: 3), downstream: subscriber
       )
       .start(subscriber) {
-          $0.attach(a, as: 0, accept: MergeRule.accept)
-          $0.attach(b, as: 1, accept: MergeRule.accept)
-          $0.attach(c, as: 2, accept: MergeRule.accept)
-        }
+        $0.attach(a, as: 0, accept: MergeRule.accept)
+        $0.attach(b, as: 1, accept: MergeRule.accept)
+        $0.attach(c, as: 2, accept: MergeRule.accept)
+      }
     }
 
     /// Merges one more publisher into this one.
@@ -221,11 +221,11 @@ extension Publishers {
         name: "Merge", sides: 4, rule: MergeRule(sides: 4), downstream: subscriber
       )
       .start(subscriber) {
-          $0.attach(a, as: 0, accept: MergeRule.accept)
-          $0.attach(b, as: 1, accept: MergeRule.accept)
-          $0.attach(c, as: 2, accept: MergeRule.accept)
-          $0.attach(d, as: 3, accept: MergeRule.accept)
-        }
+        $0.attach(a, as: 0, accept: MergeRule.accept)
+        $0.attach(b, as: 1, accept: MergeRule.accept)
+        $0.attach(c, as: 2, accept: MergeRule.accept)
+        $0.attach(d, as: 3, accept: MergeRule.accept)
+      }
     }
 
     /// Merges one more publisher into this one.
@@ -276,12 +276,12 @@ extension Publishers {
         name: "Merge", sides: 5, rule: MergeRule(sides: 5), downstream: subscriber
       )
       .start(subscriber) {
-          $0.attach(a, as: 0, accept: MergeRule.accept)
-          $0.attach(b, as: 1, accept: MergeRule.accept)
-          $0.attach(c, as: 2, accept: MergeRule.accept)
-          $0.attach(d, as: 3, accept: MergeRule.accept)
-          $0.attach(e, as: 4, accept: MergeRule.accept)
-        }
+        $0.attach(a, as: 0, accept: MergeRule.accept)
+        $0.attach(b, as: 1, accept: MergeRule.accept)
+        $0.attach(c, as: 2, accept: MergeRule.accept)
+        $0.attach(d, as: 3, accept: MergeRule.accept)
+        $0.attach(e, as: 4, accept: MergeRule.accept)
+      }
     }
 
     /// Merges one more publisher into this one.
@@ -337,13 +337,13 @@ extension Publishers {
         name: "Merge", sides: 6, rule: MergeRule(sides: 6), downstream: subscriber
       )
       .start(subscriber) {
-          $0.attach(a, as: 0, accept: MergeRule.accept)
-          $0.attach(b, as: 1, accept: MergeRule.accept)
-          $0.attach(c, as: 2, accept: MergeRule.accept)
-          $0.attach(d, as: 3, accept: MergeRule.accept)
-          $0.attach(e, as: 4, accept: MergeRule.accept)
-          $0.attach(f, as: 5, accept: MergeRule.accept)
-        }
+        $0.attach(a, as: 0, accept: MergeRule.accept)
+        $0.attach(b, as: 1, accept: MergeRule.accept)
+        $0.attach(c, as: 2, accept: MergeRule.accept)
+        $0.attach(d, as: 3, accept: MergeRule.accept)
+        $0.attach(e, as: 4, accept: MergeRule.accept)
+        $0.attach(f, as: 5, accept: MergeRule.accept)
+      }
     }
 
     /// Merges one more publisher into this one.
@@ -402,14 +402,14 @@ extension Publishers {
         name: "Merge", sides: 7, rule: MergeRule(sides: 7), downstream: subscriber
       )
       .start(subscriber) {
-          $0.attach(a, as: 0, accept: MergeRule.accept)
-          $0.attach(b, as: 1, accept: MergeRule.accept)
-          $0.attach(c, as: 2, accept: MergeRule.accept)
-          $0.attach(d, as: 3, accept: MergeRule.accept)
-          $0.attach(e, as: 4, accept: MergeRule.accept)
-          $0.attach(f, as: 5, accept: MergeRule.accept)
-          $0.attach(g, as: 6, accept: MergeRule.accept)
-        }
+        $0.attach(a, as: 0, accept: MergeRule.accept)
+        $0.attach(b, as: 1, accept: MergeRule.accept)
+        $0.attach(c, as: 2, accept: MergeRule.accept)
+        $0.attach(d, as: 3, accept: MergeRule.accept)
+        $0.attach(e, as: 4, accept: MergeRule.accept)
+        $0.attach(f, as: 5, accept: MergeRule.accept)
+        $0.attach(g, as: 6, accept: MergeRule.accept)
+      }
     }
 
     /// Merges one more publisher into this one.
@@ -473,15 +473,15 @@ extension Publishers {
         name: "Merge", sides: 8, rule: MergeRule(sides: 8), downstream: subscriber
       )
       .start(subscriber) {
-          $0.attach(a, as: 0, accept: MergeRule.accept)
-          $0.attach(b, as: 1, accept: MergeRule.accept)
-          $0.attach(c, as: 2, accept: MergeRule.accept)
-          $0.attach(d, as: 3, accept: MergeRule.accept)
-          $0.attach(e, as: 4, accept: MergeRule.accept)
-          $0.attach(f, as: 5, accept: MergeRule.accept)
-          $0.attach(g, as: 6, accept: MergeRule.accept)
-          $0.attach(h, as: 7, accept: MergeRule.accept)
-        }
+        $0.attach(a, as: 0, accept: MergeRule.accept)
+        $0.attach(b, as: 1, accept: MergeRule.accept)
+        $0.attach(c, as: 2, accept: MergeRule.accept)
+        $0.attach(d, as: 3, accept: MergeRule.accept)
+        $0.attach(e, as: 4, accept: MergeRule.accept)
+        $0.attach(f, as: 5, accept: MergeRule.accept)
+        $0.attach(g, as: 6, accept: MergeRule.accept)
+        $0.attach(h, as: 7, accept: MergeRule.accept)
+      }
     }
   }
 
@@ -510,11 +510,14 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
       FanIn<S, MergeRule<Output>>(
-        name: "Merge", sides: publishers.count, rule: MergeRule(sides: publishers.count), downstream: subscriber
+        name: "Merge", sides: publishers.count, rule: MergeRule(sides: publishers.count),
+        downstream: subscriber
       )
       .start(subscriber) { engine in
-          for (index, publisher) in publishers.enumerated() { engine.attach(publisher, as: index, accept: MergeRule.accept) }
+        for (index, publisher) in publishers.enumerated() {
+          engine.attach(publisher, as: index, accept: MergeRule.accept)
         }
+      }
     }
 
     /// Merges one more publisher into this one.

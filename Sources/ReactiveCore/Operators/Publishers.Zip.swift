@@ -77,7 +77,9 @@ extension Publishers {
     where A.Failure == S.Failure, S.Input == Output {
       let inner = ZipSubscription(
         sides: 2, downstream: subscriber,
-        queues: ZipQueues<A.Output, B.Output, Void, Void, Output>(c: (), d: ()) { a, b, _, _ in (a, b) })
+        queues: ZipQueues<A.Output, B.Output, Void, Void, Output>(c: (), d: ()) { a, b, _, _ in
+          (a, b)
+        })
       subscriber.receive(subscription: inner)
       inner.attach(a, as: 0) { $0.a.append($1) }
       inner.attach(b, as: 1) { $0.b.append($1) }
@@ -111,7 +113,9 @@ extension Publishers {
     where A.Failure == S.Failure, S.Input == Output {
       let inner = ZipSubscription(
         sides: 3, downstream: subscriber,
-        queues: ZipQueues<A.Output, B.Output, C.Output, Void, Output>(d: ()) { a, b, c, _ in (a, b, c) })
+        queues: ZipQueues<A.Output, B.Output, C.Output, Void, Output>(d: ()) { a, b, c, _ in
+          (a, b, c)
+        })
       subscriber.receive(subscription: inner)
       inner.attach(a, as: 0) { $0.a.append($1) }
       inner.attach(b, as: 1) { $0.b.append($1) }
@@ -149,7 +153,9 @@ extension Publishers {
     where A.Failure == S.Failure, S.Input == Output {
       let inner = ZipSubscription(
         sides: 4, downstream: subscriber,
-        queues: ZipQueues<A.Output, B.Output, C.Output, D.Output, Output> { a, b, c, d in (a, b, c, d) })
+        queues: ZipQueues<A.Output, B.Output, C.Output, D.Output, Output> { a, b, c, d in
+          (a, b, c, d)
+        })
       subscriber.receive(subscription: inner)
       inner.attach(a, as: 0) { $0.a.append($1) }
       inner.attach(b, as: 1) { $0.b.append($1) }

@@ -291,7 +291,8 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     while true {
       let flag = word & Self.owesValue
       let current = word & Self.unlimited
-      let sum = current == Self.unlimited || count >= Self.unlimited - current
+      let sum =
+        current == Self.unlimited || count >= Self.unlimited - current
         ? Self.unlimited : current + count
       let (exchanged, original) = demand.compareExchange(
         expected: word, desired: flag | sum, ordering: .relaxed)

@@ -1,0 +1,157 @@
+import Foundation
+import KeyedStore
+import Testing
+
+/// Replays the `FuzzStoreFile` libFuzzer target's corpus in `swift test`, with the target's
+/// oracle (`Fuzz/Sources/FuzzStoreFile/FuzzStoreFile.swift`): any bytes as a store file
+/// either open, and then every probed key reads or throws a typed `StoreError`, or the open
+/// fails with a `StoreError` and leaves the file byte for byte as it was.
+///
+/// Every file in `Fuzz/Corpus/StoreFile` is a test case here, found at run time: every crash
+/// libFuzzer finds is to be saved into that corpus folder (`.ci/fuzz` prints the failing
+/// input in base64; decode it into a new file there), so it becomes a regression test here
+/// automatically, with no test code to write.
+@Suite(.timeLimit(.minutes(1))) struct FuzzCorpusStoreFileTests {
+  /// `Fuzz/Corpus/StoreFile`, from this file's place in the repository.
+  static let corpusFolder = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent()  // KeyedStoreTests
+    .deletingLastPathComponent()  // Tests
+    .deletingLastPathComponent()  // the repository
+    .appendingPathComponent("Fuzz/Corpus/StoreFile")
+
+  /// The corpus files' names, sorted; hidden files are skipped.
+  static let corpus: [String] =
+    ((try? FileManager.default.contentsOfDirectory(atPath: corpusFolder.path)) ?? [])
+    .filter { !$0.hasPrefix(".") }
+    .sorted()
+
+  /// What opening an input did, when the oracle holds.
+  enum Outcome: Equatable {
+    case opened
+    case rejected
+  }
+
+  /// The fuzz target's oracle on `bytes`: whether it opened or was rejected, or a
+  /// description of the violation.
+  static func check(_ bytes: Data) -> Result<Outcome, Violation> {
+    let folder = TemporaryFolder()
+    let path = folder.file()
+    guard FileManager.default.createFile(atPath: path, contents: bytes) else {
+      return .failure(Violation("could not write the input"))
+    }
+    do {
+      let store = try Store(persistence: .file(path: path, changeCheckInterval: nil))
+      for name in ["a", "b", "count", "name"] {
+        // Typed throws: each read returns a value or a `StoreError`, nothing else.
+        _ = Result { () throws(StoreError) in try store.checkedValue(for: StoreKey<Int>(name)) }
+        _ = Result { () throws(StoreError) in
+          try store.checkedValue(for: StoreKey<String>(name + "-text"))
+        }
+        _ = Result { () throws(StoreError) in
+          try store.checkedValue(for: StoreKey<[String: Double]>(name + "-map"))
+        }
+      }
+      try? store.close()
+      return .success(.opened)
+    } catch {
+      // A rejected file must be left exactly as it was. (`contents(atPath:)` leaks its
+      // buffer for an empty file, so an empty one is not read.)
+      let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0
+      let after = size == 0 ? Data() : FileManager.default.contents(atPath: path) ?? Data()
+      if after != bytes {
+        return .failure(
+          Violation(
+            "a failed open (\(error)) changed the file to \(after.count) bytes: "
+              + String(decoding: after.prefix(200), as: UTF8.self)))
+      }
+      return .success(.rejected)
+    }
+  }
+
+  /// A broken oracle, described.
+  struct Violation: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+  }
+
+  @Test func theCorpusIsFound() {
+    #expect(Self.corpus.contains("valid.json"), "no corpus at \(Self.corpusFolder.path)")
+  }
+
+  @Test(arguments: corpus)
+  func corpusFileOpensOrFailsTypedLeavingItUnchanged(_ name: String) throws {
+    let bytes = try Data(contentsOf: Self.corpusFolder.appendingPathComponent(name))
+    if case .failure(let violation) = Self.check(bytes) { Issue.record("\(name): \(violation)") }
+  }
+
+  /// Hand-written adversarial inputs in the corpus's style.
+  static let adversarial: [(name: String, bytes: Data)] = {
+    func file(_ values: String, version: String = "1") -> Data {
+      Data(#"{"format": "ripple.keyedstore", "version": \#(version), "values": \#(values)}"#.utf8)
+    }
+    let depth = 100_000
+    let deep = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+    let deepObject =
+      String(repeating: #"{"k":"#, count: depth) + "1" + String(repeating: "}", count: depth)
+    return [
+      ("deeply nested array value", file(#"{"a": \#(deep)}"#)),
+      ("deeply nested object value", file(#"{"a-map": \#(deepObject)}"#)),
+      ("deeply nested document", Data(deep.utf8)),
+      (
+        "wrong types for registered keys",
+        file(
+          #"{"a": "1", "b": true, "count": [1], "name-text": 7, "a-map": {"x": "y"}, "b-map": [1.0]}"#
+        )
+      ),
+      (
+        "integer overflow",
+        file(#"{"a": 9223372036854775808, "b": -9223372036854775809, "count": 1e400}"#)
+      ),
+      ("fractional and exponent integers", file(#"{"a": 1.5, "b": 1e2, "count": -0}"#)),
+      ("duplicate keys", file(#"{"a": 1, "a": "one", "a": null}"#)),
+      ("null values", file(#"{"a": null, "name-text": null, "a-map": null}"#)),
+      ("values is an array", file("[1, 2, 3]")),
+      ("values is a string", file(#""values""#)),
+      ("version is negative", file("{}", version: "-1")),
+      ("version is fractional", file("{}", version: "1.5")),
+      ("version is a string", file("{}", version: #""1""#)),
+      ("version is huge", file("{}", version: "18446744073709551616")),
+      ("other format", Data(#"{"format": "other", "version": 1, "values": {}}"#.utf8)),
+      ("no format", Data(#"{"version": 1, "values": {"a": 1}}"#.utf8)),
+      ("empty file", Data()),
+      ("only whitespace", Data(" \n\t\r ".utf8)),
+      ("byte order mark", Data([0xEF, 0xBB, 0xBF]) + file(#"{"a": 1}"#)),
+      ("UTF-16 text", Data(file(#"{"a": 1}"#).flatMap { [$0, 0] })),
+      (
+        "invalid UTF-8 in a string",
+        Data(file(#"{"name-text": "\#u{FFFD}"}"#).map { $0 == 0xEF ? 0xFF : $0 })
+      ),
+      ("NUL bytes", file(#"{"a": 1}"#) + Data([0, 0, 0])),
+      ("lone surrogate escape", file(#"{"name-text": "\uD800", "b-text": "\uDC00\uD800"}"#)),
+      ("trailing garbage", file(#"{"a": 1}"#) + Data("}}]],,".utf8)),
+      ("huge key", file(#"{"\#(String(repeating: "k", count: 1 << 20))": 1}"#)),
+      (
+        "many keys",
+        file("{" + (0..<20_000).map { #""k\#($0)": \#($0)"# }.joined(separator: ",") + "}")
+      ),
+    ]
+  }()
+
+  @Test(arguments: adversarial.indices)
+  func adversarialFileOpensOrFailsTypedLeavingItUnchanged(_ index: Int) {
+    let (name, bytes) = Self.adversarial[index]
+    if case .failure(let violation) = Self.check(bytes) { Issue.record("\(name): \(violation)") }
+  }
+
+  /// The inputs reach both sides of the oracle: some open, some are rejected (so the
+  /// "file unchanged" check runs), and a valid file is not rejected.
+  @Test func theInputsExerciseBothOutcomes() throws {
+    let outcomes = Self.adversarial.map { Self.check($0.bytes) }
+    #expect(outcomes.contains { (try? $0.get()) == .opened })
+    #expect(outcomes.contains { (try? $0.get()) == .rejected })
+    let valid = try Data(contentsOf: Self.corpusFolder.appendingPathComponent("valid.json"))
+    #expect((try? Self.check(valid).get()) == .opened)
+    let truncated = try Data(contentsOf: Self.corpusFolder.appendingPathComponent("truncated.json"))
+    #expect((try? Self.check(truncated).get()) == .rejected)
+  }
+}

@@ -88,16 +88,22 @@ protocol ConduitParent<Output, Failure>: AnyObject, Sendable {
 
 /// The concrete conduit: one subscriber's demand and delivery.
 ///
-/// A value takes no lock of the conduit's own: the demand is an atomic word, the
-/// subscriber is reached through an unretained reference that ``gate`` keeps alive, and
-/// the one lock on the way is the delivery lock, which keeps two threads from calling the
-/// subscriber at once (the subscriber may send again from inside, re-entrantly).
+/// A value takes one lock, the delivery lock that keeps two threads from calling the
+/// subscriber at once (it is recursive: the subscriber may send again from inside). The
+/// rest is one atomic word, ``state``: the demand, whether a current value is owed, the
+/// deliveries in progress and whether the conduit has ended. The subscriber is reached
+/// unretained; a delivery counted in `state` keeps it alive.
+///
+/// The conduit is most of what a live subscription costs, so its fields are packed into
+/// 72 bytes (one malloc size class below Combine-shaped field-per-fact layouts): the two
+/// mutexes are bare, and whether to annotate them for the thread sanitizer is a bit of
+/// `state` rather than a field of each.
 ///
 /// - Invariant: `target` holds the subscriber retained until it is released, exactly
-///   once, by whoever moves ``gate`` to ended-and-released with no delivery counted: a
-///   cancel or completion when nothing is being delivered, or else the last delivery to
-///   return. `lock` guards `parent`, orders the slow paths (a request that owes the
-///   current value, a cancel, the completion) and is held while ending and releasing.
+///   once, by whoever sets `released` in `state` once it has ended and no delivery is
+///   counted: a cancel or completion when nothing is being delivered, or else the last
+///   delivery to return. `stateLock` guards `parent` and is held while ending and while
+///   releasing.
 @usableFromInline
 final class Conduit<Parent: ConduitParent, Downstream: Subscriber>: SubjectConduit<
   Parent.Output, Parent.Failure
@@ -108,24 +114,18 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   @usableFromInline
   typealias Failure = Parent.Failure
 
-  /// Guards `parent`; see the type's invariant.
+  /// The thread inside the delivery lock, or 0.
   @usableFromInline
-  let lock = Lock()
-  /// The subject's kind; the conduit names its subject by it, also after it has ended
-  /// and let go of the subject.
-  @usableFromInline
-  let kind: SubjectKind
-  /// Bit 0: ended (completed or cancelled); bit 1: `downstream` released; the bits above
-  /// count the deliveries in progress, ``delivery`` each.
-  @usableFromInline
-  let gate = Atomic<UInt>(0)
-  /// The outstanding demand: a count in the low bits (``unlimited`` when all are set),
-  /// and ``owesValue`` when a subject with a current value owes it to the next request.
-  @usableFromInline
-  let demand: Atomic<UInt>
+  let deliveryOwner = Atomic<UInt>(0)
   /// Held while calling into the subscriber, so deliveries never overlap.
   @usableFromInline
-  let deliveryLock = RecursiveLock()
+  let deliveryMutex = Mutex<Void>(())
+  /// Guards `parent`; see the type's invariant.
+  @usableFromInline
+  let stateMutex = Mutex<Void>(())
+  /// Everything else, in one word (see the bit accessors below).
+  @usableFromInline
+  let state: Atomic<UInt>
   /// The subscriber, as one retained reference: the subscriber itself when it is a
   /// class, else a box holding it. Deliveries use it without retaining it.
   @usableFromInline
@@ -138,8 +138,10 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   init(parent: Parent, downstream: Downstream, needsInitialValue: Bool) {
     self.parent = parent
     target = Unmanaged.passRetained(Self.reference(to: downstream))
-    demand = Atomic(needsInitialValue ? Self.owesValue : 0)
-    kind = parent.kind
+    state = Atomic(
+      (needsInitialValue ? Self.owesValue : 0)
+        | (ThreadSanitizerHooks.isActive ? Self.tracked : 0)
+        | UInt(parent.kind.rawValue) << Self.kindShift)
     super.init()
     entry = { conduit, value, demand in
       let conduit = unsafeDowncast(conduit, to: Conduit.self)
@@ -154,21 +156,115 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     }
   }
 
-  /// `gate`'s ended bit.
+  deinit {
+    // Never ended (its subject went away first): the subscriber is still held.
+    if state.load(ordering: .acquiring) & Self.released == 0 { target.release() }
+  }
+
+  // MARK: The state word
+
+  /// Completed or cancelled.
   @inlinable
   static var ended: UInt { 1 }
-  /// `gate`'s released bit.
+  /// The subscriber has been released.
   @inlinable
-  static var released: UInt { 2 }
-  /// One delivery in progress, in `gate`.
+  static var released: UInt { 1 << 1 }
+  /// A subject with a current value owes it to the next request, as Combine's does.
   @inlinable
-  static var delivery: UInt { 4 }
-  /// The demand count meaning unlimited.
+  static var owesValue: UInt { 1 << 2 }
+  /// The process runs under the thread sanitizer: annotate the mutexes.
   @inlinable
-  static var unlimited: UInt { UInt(Int.max) }
-  /// The demand flag of an owed current value.
+  static var tracked: UInt { 1 << 3 }
+  /// Where the subject's kind sits (2 bits).
   @inlinable
-  static var owesValue: UInt { ~unlimited }
+  static var kindShift: UInt { 4 }
+  /// One delivery in progress (20 bits count them).
+  @inlinable
+  static var delivery: UInt { 1 << 6 }
+  /// The bits that count deliveries in progress.
+  @inlinable
+  static var deliveries: UInt { 0xF_FFFF << 6 }
+  /// Where the demand count sits: the 38 high bits.
+  @inlinable
+  static var demandShift: UInt { 26 }
+  /// The demand count that means unlimited (and any count that would reach it).
+  @inlinable
+  static var unlimited: UInt { UInt.max >> demandShift }
+
+  /// The outstanding demand in `word`.
+  @inlinable @inline(__always)
+  static func demandCount(_ word: UInt) -> UInt { word >> demandShift }
+
+  /// `word` with its demand count replaced.
+  @inlinable @inline(__always)
+  static func word(_ word: UInt, demand: UInt) -> UInt {
+    word & ~(unlimited << demandShift) | demand << demandShift
+  }
+
+  /// `current` plus `more`, saturating at unlimited.
+  @inlinable @inline(__always)
+  static func adding(_ more: Subscribers.Demand, to current: UInt) -> UInt {
+    guard current != unlimited, let count = more.max, UInt(count) < unlimited - current else {
+      return unlimited
+    }
+    return current + UInt(count)
+  }
+
+  /// The subject's kind; the conduit names its subject by it, also after it has ended
+  /// and let go of the subject.
+  @inlinable
+  var kind: SubjectKind {
+    let raw = UInt8(state.load(ordering: .relaxed) >> Self.kindShift & 3)
+    return SubjectKind(rawValue: raw) ?? .passthrough
+  }
+
+  // MARK: Locks
+
+  /// The calling thread's identity, never zero.
+  @inlinable @inline(__always)
+  static var currentThread: UInt { RecursiveLock.currentThread }
+
+  /// Enters the delivery lock unless the calling thread holds it; returns whether it
+  /// entered (pass it to ``exitDelivery(_:tracked:)``).
+  @inlinable @inline(__always)
+  func enterDelivery(tracked: Bool) -> Bool {
+    let me = Self.currentThread
+    if deliveryOwner.load(ordering: .relaxed) == me { return false }
+    deliveryMutex._unsafeLock()
+    if tracked { ThreadSanitizerHooks.didAcquire(address(of: 1)) }
+    deliveryOwner.store(me, ordering: .relaxed)
+    return true
+  }
+
+  /// Leaves the delivery lock if ``enterDelivery(tracked:)`` entered it.
+  @inlinable @inline(__always)
+  func exitDelivery(_ entered: Bool, tracked: Bool) {
+    guard entered else { return }
+    deliveryOwner.store(0, ordering: .relaxed)
+    if tracked { ThreadSanitizerHooks.willRelease(address(of: 1)) }
+    deliveryMutex._unsafeUnlock()
+  }
+
+  /// Runs `body` holding `stateMutex`.
+  @inlinable
+  func withStateLock<Result>(_ body: () -> Result) -> Result {
+    let tracked = state.load(ordering: .relaxed) & Self.tracked != 0
+    stateMutex._unsafeLock()
+    if tracked { ThreadSanitizerHooks.didAcquire(address(of: 2)) }
+    defer {
+      if tracked { ThreadSanitizerHooks.willRelease(address(of: 2)) }
+      stateMutex._unsafeUnlock()
+    }
+    return body()
+  }
+
+  /// A distinct address per mutex, for the sanitizer's annotations.
+  @inlinable @inline(__always)
+  func address(of mutex: Int) -> UnsafeRawPointer {
+    UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) + mutex
+  }
+
+  // MARK: Subscriber access
 
   /// The subscriber as one reference. Specialised, the branch folds away.
   @inlinable @inline(__always)
@@ -201,101 +297,114 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
       completion: completion)
   }
 
-  @inlinable
-  func offerValue(_ value: Output) {
-    let entered = gate.wrappingAdd(Self.delivery, ordering: .acquiring).oldValue
-    if entered & Self.ended == 0, takeDemand() { deliver(value) }
-    leave()
-  }
-
-  /// Delivers a value; the caller counts as a delivery in `gate` and took its demand.
-  @inlinable
-  func deliver(_ value: Output) {
-    let acquired = deliveryLock.enter()
-    let more = target._withUnsafeGuaranteedRef { Self.send(value, to: $0) }
-    deliveryLock.exit(acquired)
-    if more > 0 { addDemand(more) }
-  }
-
-  /// Ends a delivery counted in `gate`; the last one out after the end releases the
-  /// subscriber.
-  @inlinable @inline(__always)
-  func leave() {
-    let left = gate.wrappingSubtract(Self.delivery, ordering: .acquiringAndReleasing).newValue
-    if left == Self.ended { releaseIfIdle() }
-  }
-
-  /// Releases the subscriber if the conduit has ended, nothing is being delivered and
-  /// nobody released it yet.
-  @inlinable
-  func releaseIfIdle() {
-    guard
-      gate.compareExchange(
-        expected: Self.ended, desired: Self.ended | Self.released,
-        ordering: .acquiringAndReleasing
-      ).exchanged
-    else { return }
-    lock.withLock { target.release() }
-  }
-
-  deinit {
-    // Never ended (its subject went away first): the subscriber is still held.
-    if gate.load(ordering: .acquiring) & Self.released == 0 { target.release() }
-  }
-
   /// The subscriber, retained, unless it was released.
   @usableFromInline
   var downstream: AnyObject? {
-    lock.withLock {
-      gate.load(ordering: .acquiring) & Self.released == 0 ? target.takeUnretainedValue() : nil
+    withStateLock {
+      state.load(ordering: .acquiring) & Self.released == 0 ? target.takeUnretainedValue() : nil
     }
   }
 
-  /// Takes one unit of demand, if there is one and no current value is owed.
-  @inlinable @inline(__always)
-  func takeDemand() -> Bool {
-    var word = demand.load(ordering: .relaxed)
+  // MARK: Events
+
+  @inlinable
+  func offerValue(_ value: Output) {
+    // The common case, unlimited demand: counting the delivery is all there is to do.
+    let entered = state.wrappingAdd(Self.delivery, ordering: .acquiring).oldValue
+    if entered & (Self.ended | Self.owesValue) == 0, Self.demandCount(entered) == Self.unlimited {
+      deliver(value, tracked: entered & Self.tracked != 0)
+      return leave()
+    }
+    leave()
+    // Take one unit of demand and count the delivery, in one step.
+    var word = state.load(ordering: .relaxed)
     while true {
-      if word == Self.unlimited { return true }
-      if word == 0 || word & Self.owesValue != 0 { return missedValue() }
-      let (exchanged, original) = demand.compareExchange(
-        expected: word, desired: word - 1, ordering: .relaxed)
-      if exchanged { return true }
+      if word & Self.ended != 0 { return }
+      let count = Self.demandCount(word)
+      if count == 0 || word & Self.owesValue != 0 {
+        if Self.owesValueOnMiss(kind: word), missedValue() { break }
+        return
+      }
+      let desired =
+        (count == Self.unlimited ? word : Self.word(word, demand: count - 1)) &+ Self.delivery
+      let (exchanged, original) = state.compareExchange(
+        expected: word, desired: desired, ordering: .acquiring)
+      if exchanged { break }
+      word = original
+    }
+    deliver(value, tracked: word & Self.tracked != 0)
+    leave()
+  }
+
+  /// Whether a subject of the kind in `word` keeps a current value (then a value that
+  /// finds no demand is owed to the next request).
+  @inlinable @inline(__always)
+  static func owesValueOnMiss(kind word: UInt) -> Bool {
+    word >> kindShift & 3 != UInt(SubjectKind.passthrough.rawValue)
+  }
+
+  /// A value of a current-value subject found no demand: mark it owed. Returns `true`,
+  /// with the delivery counted, if demand arrived meanwhile after all.
+  @usableFromInline
+  func missedValue() -> Bool {
+    var word = state.load(ordering: .relaxed)
+    while true {
+      if word & (Self.ended | Self.owesValue) != 0 { return false }
+      let count = Self.demandCount(word)
+      let desired =
+        count == 0
+        ? word | Self.owesValue
+        : (count == Self.unlimited ? word : Self.word(word, demand: count - 1)) &+ Self.delivery
+      let (exchanged, original) = state.compareExchange(
+        expected: word, desired: desired, ordering: .acquiring)
+      if exchanged { return count != 0 }
       word = original
     }
   }
 
-  /// A value found no demand: a subject with a current value owes it to the next request,
-  /// as Combine's does. Returns whether demand arrived meanwhile after all.
-  @usableFromInline
-  func missedValue() -> Bool {
-    guard kind.keepsCurrentValue else { return false }
-    return lock.withLock { () -> Bool in
-      var word = demand.load(ordering: .relaxed)
-      while true {
-        if word & Self.owesValue != 0 { return false }
-        let desired = word == 0 ? Self.owesValue : word == Self.unlimited ? word : word - 1
-        let (exchanged, original) = demand.compareExchange(
-          expected: word, desired: desired, ordering: .relaxed)
-        if exchanged { return word != 0 }
-        word = original
-      }
-    }
+  /// Delivers a value; the caller counted the delivery in `state` and took its demand.
+  @inlinable
+  func deliver(_ value: Output, tracked: Bool) {
+    let entered = enterDelivery(tracked: tracked)
+    let more = target._withUnsafeGuaranteedRef { Self.send(value, to: $0) }
+    exitDelivery(entered, tracked: tracked)
+    if more > 0 { addDemand(more) }
   }
 
-  /// Adds demand, saturating at unlimited, keeping the owed-value flag.
+  /// Ends a delivery counted in `state`; the last one out after the end releases the
+  /// subscriber.
+  @inlinable @inline(__always)
+  func leave() {
+    let left = state.wrappingSubtract(Self.delivery, ordering: .acquiringAndReleasing).newValue
+    if left & (Self.ended | Self.released | Self.deliveries) == Self.ended { releaseIfIdle() }
+  }
+
+  /// Releases the subscriber if the conduit has ended, nothing is being delivered and
+  /// nobody released it yet.
+  @usableFromInline
+  func releaseIfIdle() {
+    let releases = withStateLock { () -> Bool in
+      var word = state.load(ordering: .relaxed)
+      while word & (Self.ended | Self.released | Self.deliveries) == Self.ended {
+        let (exchanged, original) = state.compareExchange(
+          expected: word, desired: word | Self.released, ordering: .acquiringAndReleasing)
+        if exchanged { return true }
+        word = original
+      }
+      return false
+    }
+    // Outside the lock: the subscriber's deinit may run, and `released` is ours alone.
+    if releases { target.release() }
+  }
+
+  /// Adds demand a delivery returned, unless the conduit has ended.
   @inlinable
   func addDemand(_ more: Subscribers.Demand) {
-    let count = more.max.map { UInt($0) } ?? Self.unlimited
-    var word = demand.load(ordering: .relaxed)
-    while true {
-      let flag = word & Self.owesValue
-      let current = word & Self.unlimited
-      let sum =
-        current == Self.unlimited || count >= Self.unlimited - current
-        ? Self.unlimited : current + count
-      let (exchanged, original) = demand.compareExchange(
-        expected: word, desired: flag | sum, ordering: .relaxed)
+    var word = state.load(ordering: .relaxed)
+    while word & Self.ended == 0 {
+      let desired = Self.word(word, demand: Self.adding(more, to: Self.demandCount(word)))
+      let (exchanged, original) = state.compareExchange(
+        expected: word, desired: desired, ordering: .relaxed)
       if exchanged { return }
       word = original
     }
@@ -303,34 +412,27 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
 
   @usableFromInline
   override func finish(_ completion: Subscribers.Completion<Failure>) {
-    guard let entered = end() else { return }
-    if entered & Self.ended == 0 {
-      deliveryLock.withLock {
-        target._withUnsafeGuaranteedRef { Self.send(completion, to: $0) }
+    // End and count this delivery in one step, taking the subject out.
+    let word = withStateLock { () -> UInt? in
+      var word = state.load(ordering: .relaxed)
+      while word & Self.ended == 0 {
+        let (exchanged, original) = state.compareExchange(
+          expected: word, desired: (word | Self.ended) &+ Self.delivery,
+          ordering: .acquiringAndReleasing)
+        if exchanged {
+          parent = nil
+          return word
+        }
+        word = original
       }
+      return nil
     }
+    guard let word else { return }
+    let tracked = word & Self.tracked != 0
+    let entered = enterDelivery(tracked: tracked)
+    target._withUnsafeGuaranteedRef { Self.send(completion, to: $0) }
+    exitDelivery(entered, tracked: tracked)
     leave()
-  }
-
-  /// Marks the conduit ended and lets go of the subject; returns `gate` as it was, with
-  /// the caller counted as a delivery (to ``leave()`` when done), or `nil` if the
-  /// conduit had already ended.
-  @inlinable
-  func end() -> UInt? {
-    lock.lock()
-    defer { lock.unlock() }
-    var word = gate.load(ordering: .relaxed)
-    while word & Self.ended == 0 {
-      let (exchanged, original) = gate.compareExchange(
-        expected: word, desired: (word | Self.ended) &+ Self.delivery,
-        ordering: .acquiringAndReleasing)
-      if exchanged {
-        parent = nil
-        return word
-      }
-      word = original
-    }
-    return nil
   }
 
   @inlinable
@@ -338,44 +440,59 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     precondition(additional > 0, "demand must be greater than zero")
     // The subject is taken out of the lock only when it has something to do: a retain
     // and release of it on every request cost `sink` + `cancel` about 7%.
-    lock.lock()
-    guard let parent, gate.load(ordering: .relaxed) & Self.ended == 0 else {
-      return lock.unlock()
+    let taken = withStateLock { () -> (parent: Parent, owed: UInt?)? in
+      guard let parent else { return nil }
+      var word = state.load(ordering: .relaxed)
+      while word & Self.ended == 0 {
+        // An owed value takes one unit of the demand and counts as a delivery, in the
+        // same step, so that a value sent meanwhile cannot go out before it.
+        let owed = word & Self.owesValue != 0
+        let count = Self.adding(owed ? additional - 1 : additional, to: Self.demandCount(word))
+        let desired =
+          owed
+          ? Self.word(word & ~Self.owesValue, demand: count) &+ Self.delivery
+          : Self.word(word, demand: count)
+        let (exchanged, original) = state.compareExchange(
+          expected: word, desired: desired, ordering: .acquiringAndReleasing)
+        if exchanged {
+          return owed || !parent.hasSeenDownstreamDemand ? (parent, owed ? word : nil) : nil
+        }
+        word = original
+      }
+      return nil
     }
-    let owed = demand.load(ordering: .relaxed) & Self.owesValue != 0
-    if owed {
-      // Clear the flag first, so that the added demand cannot be spent by a value sent
-      // meanwhile before the owed one goes out.
-      demand.subtract(Self.owesValue, ordering: .relaxed)
-      if additional > 1 { addDemand(additional - 1) }
-    } else {
-      addDemand(additional)
-    }
-    let acknowledged = parent.hasSeenDownstreamDemand
-    let subject = owed || !acknowledged ? parent : nil
-    lock.unlock()
-    guard let subject else { return }
+    guard let (subject, owed) = taken else { return }
     subject.acknowledgeDownstreamDemand()
-    guard owed, let value = subject.initialValue() else { return }
-    let entered = gate.wrappingAdd(Self.delivery, ordering: .acquiring).oldValue
-    if entered & Self.ended == 0 { deliver(value) }
+    guard let owed else { return }
+    if let value = subject.initialValue() { deliver(value, tracked: owed & Self.tracked != 0) }
     leave()
   }
 
   @inlinable
   func cancelConduit() {
-    lock.lock()
-    let entered = gate.bitwiseOr(Self.ended, ordering: .acquiringAndReleasing).oldValue
-    guard entered & Self.ended == 0 else { return lock.unlock() }
-    let parent = self.parent
-    self.parent = nil
-    lock.unlock()
-    if entered < Self.delivery { releaseIfIdle() }
+    // End, and release at once unless a delivery is in progress (the last one out will).
+    let taken = withStateLock { () -> (releases: Bool, parent: Parent?)? in
+      var word = state.load(ordering: .relaxed)
+      while word & Self.ended == 0 {
+        let idle = word & Self.deliveries == 0
+        let (exchanged, original) = state.compareExchange(
+          expected: word, desired: word | Self.ended | (idle ? Self.released : 0),
+          ordering: .acquiringAndReleasing)
+        if exchanged {
+          defer { parent = nil }
+          return (idle, parent)
+        }
+        word = original
+      }
+      return nil
+    }
+    guard let (releases, parent) = taken else { return }
+    if releases { target.release() }
     parent?.remove(self)
   }
 
   @inlinable
-  override var isLive: Bool { gate.load(ordering: .acquiring) & Self.ended == 0 }
+  override var isLive: Bool { state.load(ordering: .acquiring) & Self.ended == 0 }
 
   @usableFromInline
   override var description: String {
@@ -386,9 +503,9 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   /// outstanding demand.
   @usableFromInline
   override var customMirror: Mirror {
-    let parent = lock.withLock { self.parent }
+    let parent = withStateLock { self.parent }
     let downstream = self.downstream
-    let count = demand.load(ordering: .relaxed) & Self.unlimited
+    let count = Self.demandCount(state.load(ordering: .relaxed))
     let demand: Subscribers.Demand = count == Self.unlimited ? .unlimited : .max(Int(count))
     let subscriber: Any? = (downstream as? SubscriberBox<Downstream>)?.subscriber ?? downstream
     return Mirror(

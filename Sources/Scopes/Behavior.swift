@@ -34,6 +34,9 @@ open class Behavior: CustomDebugStringConvertible {
   // Touched only by the draining thread (callbacks never run concurrently).
   private var cancellables = Set<AnyCancellable>()
   private var tasks: [Task<Void, Never>] = []
+  /// Whether this node's deactivation is under way (from its children's callbacks to its
+  /// own `didDeactivate`), so that a nested walk does not deactivate it a second time.
+  private var isDeactivating = false
 
   /// The lock that guards `operations`, which any thread may append to.
   private let operationLock = Lock()
@@ -85,7 +88,7 @@ open class Behavior: CustomDebugStringConvertible {
       hostScope?.childNodes.removeAll { $0 === self }
       host.childNodes.append(self)
       hostScope = host
-      tree.enqueue(self)
+      tree.nodeMoved(self)
     }
     tree.drain()
   }
@@ -97,7 +100,7 @@ open class Behavior: CustomDebugStringConvertible {
       guard let current = hostScope else { return }
       current.childNodes.removeAll { $0 === self }
       hostScope = nil
-      tree.enqueue(self)
+      tree.nodeMoved(self)
     }
     tree.drain()
   }
@@ -148,30 +151,44 @@ open class Behavior: CustomDebugStringConvertible {
   var nodeName: String { String(describing: type(of: self)) }
 
   /// Runs the callbacks that move this node's recorded state to what the structure says.
+  ///
+  /// One transition at a time, re-reading the structure after each if a callback changed
+  /// it: a callback may move this node or its hosts, and a transition chosen from a stale
+  /// reading would run against the structure (say, activating a node that its own
+  /// `willAttach` moved under an inactive host).
   func reconcile() {
     let tree = ScopeTree.shared
-    let (desired, recorded, hostIsActive) = tree.lock.withLock {
-      (desiredState, recordedState, hostScope.map { $0.recordedState == .active } ?? false)
+    /// The desired and recorded states, whether the host is active, and the structure
+    /// version they were read at. Lock held.
+    func read() -> (ActivityState, ActivityState, Bool, UInt64) {
+      (desiredState, recordedState, hostScope?.recordedState == .active, tree.structureVersion)
     }
-    guard desired != recorded else {
-      if recorded == .active { startPendingTasks() }
-      return
-    }
-    switch (recorded, desired) {
-    case (.active, _):
-      deactivateSubtree(endingDetached: desired == .detached)
-    case (.detached, .attached):
-      runAttach()
-    case (.detached, .active):
-      runAttach()
-      // Activation waits for the host; the host's activation queues its children.
-      if hostIsActive { runActivate() }
-    case (.attached, .active):
-      if hostIsActive { runActivate() }
-    case (.attached, .detached):
-      runDetach()
-    default:
-      break
+    var (desired, recorded, hostIsActive, version) = tree.lock.withLock { read() }
+    if recorded == .active && desired == .active { startPendingTasks() }
+    while true {
+      switch (recorded, desired) {
+      case (.active, .active), (.attached, .attached), (.detached, .detached):
+        return
+      case (.active, _):
+        deactivateSubtree()
+        recorded = .attached
+      case (.detached, _):
+        runAttach()
+        recorded = .attached
+      case (.attached, .active):
+        // Activation waits for the host; the host's activation queues its children.
+        guard hostIsActive else { return }
+        runActivate()
+        recorded = .active
+      case (.attached, .detached):
+        runDetach()
+        recorded = .detached
+      }
+      // The host's recorded state changes only by its own transitions, which do not run
+      // during this node's, so an unchanged structure means an unchanged reading.
+      tree.lock.withLock {
+        if tree.structureVersion != version { (desired, recorded, hostIsActive, version) = read() }
+      }
     }
   }
 
@@ -214,11 +231,36 @@ open class Behavior: CustomDebugStringConvertible {
   }
 
   /// Deactivates children first (bottom-up, siblings in reverse order), then this node.
-  func deactivateSubtree(endingDetached: Bool) {
+  ///
+  /// A child's callbacks may move nodes, so each child is checked under the lock just
+  /// before it is deactivated (one that left, or was already deactivated, is skipped), and
+  /// children moved in meanwhile are picked up by another pass. A node whose deactivation
+  /// is under way is skipped too: a callback can move it below one of its own descendants,
+  /// and deactivating it again from there would run its callbacks twice; it finishes when
+  /// the walk returns to it.
+  func deactivateSubtree() {
+    isDeactivating = true
     if let scope = self as? Scope {
-      let children = ScopeTree.shared.lock.withLock { scope.childNodes }
-      for child in children.reversed() where child.state == .active {
-        child.deactivateSubtree(endingDetached: false)
+      let tree = ScopeTree.shared
+      /// Whether `child` is still hosted here and waits for its deactivation. Lock held.
+      func isDue(_ child: Behavior) -> Bool {
+        child.hostScope === scope && child.recordedState == .active && !child.isDeactivating
+      }
+      var (children, version) = tree.lock.withLock { (scope.childNodes, tree.structureVersion) }
+      while !children.isEmpty {
+        for child in children.reversed() {
+          // While the structure is unchanged, the snapshot is still this scope's children,
+          // so the host need not be re-read (a weak load per child).
+          let due = tree.lock.withLock {
+            tree.structureVersion == version
+              ? child.recordedState == .active && !child.isDeactivating : isDue(child)
+          }
+          if due { child.deactivateSubtree() }
+        }
+        (children, version) = tree.lock.withLock {
+          let moved = tree.structureVersion != version
+          return (moved ? scope.childNodes.filter(isDue) : [], tree.structureVersion)
+        }
       }
     }
     willDeactivate()
@@ -230,7 +272,7 @@ open class Behavior: CustomDebugStringConvertible {
     (self as? Scope)?.whileActiveReceiver.deactivate()
     didDeactivate()
     setState(.attached)
-    if endingDetached { runDetach() }
+    isDeactivating = false
   }
 
   private func setState(_ state: ActivityState) {

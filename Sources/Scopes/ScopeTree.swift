@@ -13,11 +13,16 @@ import ReactiveCore
 final class ScopeTree: @unchecked Sendable {
   static let shared = ScopeTree()
 
-  /// The lock that guards the queue and every node's `host`, `children`,
-  /// `recordedState` and `isQueued`.
+  /// The lock that guards the queue, `isReconciling`, `structureVersion` and every node's
+  /// `host`, `children`, `recordedState` and `isQueued`.
   let lock = Lock()
   private var queue: [Behavior] = []
   private var head = 0
+  /// Whether the draining thread is reconciling a node it took from the queue.
+  private var isReconciling = false
+  /// Counts structure changes, so that a reconciliation can tell with one read whether a
+  /// callback changed the structure, instead of re-reading the node's host chain.
+  private(set) var structureVersion: UInt64 = 0
 
   /// Serializes draining; recursive so that callbacks may call back in.
   private let drainLock = RecursiveLock()
@@ -30,6 +35,31 @@ final class ScopeTree: @unchecked Sendable {
     guard !node.isQueued else { return }
     node.isQueued = true
     queue.append(node)
+  }
+
+  /// Records that `node` moved to another host or was detached, and queues the nodes
+  /// whose activity must catch up. Must be called with the lock held.
+  ///
+  /// At rest (nothing queued, nothing being reconciled) every node is in step with the
+  /// structure, so queuing the moved node is enough: its own transitions carry its subtree
+  /// along (activation queues its children, deactivation walks them), and if it needs none,
+  /// neither does its subtree. During a drain the descendants need not be in step with the
+  /// moved node (one may be active under a host whose activation is still queued), so then
+  /// the whole subtree is queued, breadth first: the order activation takes anyway, hosts
+  /// before their children and siblings in attach order.
+  func nodeMoved(_ node: Behavior) {
+    structureVersion &+= 1
+    let isAtRest = head == queue.count && !isReconciling
+    enqueue(node)
+    guard !isAtRest, let scope = node as? Scope, !scope.childNodes.isEmpty else { return }
+    var pending = scope.childNodes
+    var index = 0
+    while index < pending.count {
+      let current = pending[index]
+      index += 1
+      enqueue(current)
+      if let scope = current as? Scope { pending.append(contentsOf: scope.childNodes) }
+    }
   }
 
   /// Brings every queued node's activity in line with the structure.
@@ -49,11 +79,13 @@ final class ScopeTree: @unchecked Sendable {
       guard head < queue.count else {
         queue.removeAll(keepingCapacity: queue.count < 1_024)
         head = 0
+        isReconciling = false
         return nil
       }
       let node = queue[head]
       head += 1
       node.isQueued = false
+      isReconciling = true
       return node
     }
   }

@@ -74,29 +74,6 @@ private enum ScopeStep: CustomStringConvertible {
   }
 }
 
-/// Library bugs the model found (reproduced in ScopesKnownIssueTests), reported as known
-/// issues instead of failures until Scopes is fixed.
-private enum KnownBug: CaseIterable {
-  case activatedAfterOwnWillAttachMoved
-  case subtreeLeftBehindAfterMove
-  case deactivatedTwice
-
-  var title: String {
-    switch self {
-    case .activatedAfterOwnWillAttachMoved:
-      "Scopes activates a node that its own willAttach moved to an inactive host or detached"
-    case .subtreeLeftBehindAfterMove:
-      "Scopes leaves a node's state behind the structure (active under an inactive host, or "
-        + "attached under an active one) after a callback moved it or an ancestor while the "
-        + "tree's activity was catching up"
-    case .deactivatedTwice:
-      "Scopes deactivates a node twice when a callback moves nodes while a subtree "
-        + "deactivates (it walks a stale snapshot of children and re-enters a node whose "
-        + "deactivation is under way)"
-    }
-  }
-}
-
 /// A node's lifecycle as the callbacks walk it: `deactivating` is between willDeactivate and
 /// didDeactivate, `detaching` between willDetach and didDetach.
 private enum Phase: Hashable {
@@ -181,13 +158,7 @@ private final class Harness {
   /// Per node: its phase now, and the phases it went through in the current step.
   var phases: [Phase]
   var walks: [[Phase]]
-  /// Log positions of willAttach callbacks that re-entrantly moved their own node.
-  var movedInOwnWillAttach: Set<Int> = []
   var failure: String?
-  /// The first sighting of each known library bug in this run.
-  var knownIssues: [KnownBug: String] = [:]
-  /// Set when a known bug left the library out of step with the model: the run stops.
-  var stopped = false
 
   init(nodes: Int) {
     scopes = (0..<nodes).map { ModelScope(index: $0) }
@@ -275,17 +246,12 @@ private final class Harness {
       node: node.index, callback: callback, host: index(of: host), hostState: host?.state,
       activeChildren: node.children.filter { $0.state == .active }.compactMap { index(of: $0) })
     log.append(entry)
-    if stopped { return }  // a known bug ended the run: the rest of the step is not checked
     // The callbacks walk each node's lifecycle; with no re-entrant operation in the step,
     // by the shortest way (no phase twice).
     let phase = phases[node.index]
     if let next = phase.after(callback) {
       phases[node.index] = next
       walks[node.index].append(next)
-    } else if callback == .willDeactivate && phase == .attached && !movedByCallbacks.isEmpty {
-      knownIssues[.deactivatedTwice] = "\(entry) ran again after its didDeactivate: \(log)"
-      stopped = true
-      return
     } else {
       return fail("\(entry) ran in phase \(phase): \(log)")
     }
@@ -319,9 +285,6 @@ private final class Harness {
     }
     if !cycle && apply(operation) {
       movedByCallbacks.insert(operation.node)
-      if entry.callback == .willAttach && entry.node == operation.node {
-        movedInOwnWillAttach.insert(log.count - 1)
-      }
     }
     if log.count != logged {
       fail("\(context): transitions ran inside the callback: \(log[logged...].map(\.description))")
@@ -348,7 +311,6 @@ private final class Harness {
     let before = (0..<scopes.count).map { state($0) }
     log.removeAll()
     movedByCallbacks = []
-    movedInOwnWillAttach = []
     walks = phases.map { [$0] }
     callbackOperations = 0
     let cycle = isCycle(operation)
@@ -358,7 +320,6 @@ private final class Harness {
       return fail("cycle \(cycle), but the library threw \(String(describing: error))")
     }
     if cycle && !log.isEmpty { return fail("a rejected step ran \(log)") }
-    if stopped { return }
     check(before: before)
   }
 
@@ -380,14 +341,9 @@ private final class Harness {
     for node in 0..<nodes {
       let expected = state(node)
       if scopes[node].state != expected {
-        if chain(from: node).contains(where: movedByCallbacks.contains) {
-          knownIssues[.subtreeLeftBehindAfterMove] =
-            "node \(node) stays \(scopes[node].state) under \(chain(from: node)), the model "
-            + "\(expected): \(log)"
-          stopped = true
-          return
-        }
-        return fail("node \(node) is \(scopes[node].state), the model \(expected)")
+        return fail(
+          "node \(node) is \(scopes[node].state) under \(chain(from: node)), the model "
+            + "\(expected): \(log)")
       }
       if index(of: scopes[node].host) != parents[node] {
         return fail("node \(node) has the wrong host")
@@ -403,19 +359,10 @@ private final class Harness {
         return fail("node \(node): needless transitions: \(log)")
       }
     }
-    for (position, entry) in log.enumerated() {
-      // Host first: a node activates only under an active host. Known library bug
-      // (ScopesKnownIssueTests): a node that its own willAttach moves to an inactive host,
-      // or detaches, is activated anyway right after that willAttach (then deactivated);
-      // it is reported as a known issue, every other case fails.
-      if entry.callback == .willActivate && entry.hostState != .active
-        && movedInOwnWillAttach.contains(position - 1)
-      {
-        if knownIssues[.activatedAfterOwnWillAttachMoved] == nil {
-          knownIssues[.activatedAfterOwnWillAttachMoved] =
-            "\(entry) ran under host \(String(describing: entry.host)) (\(String(describing: entry.hostState))) after its willAttach moved it: \(log)"
-        }
-      } else if entry.callback == .willActivate && entry.hostState != .active {
+    for entry in log {
+      // Host first: a node activates only under an active host (also one that its own
+      // willAttach moved to an inactive host or detached).
+      if entry.callback == .willActivate && entry.hostState != .active {
         return fail(
           "\(entry) ran under host \(String(describing: entry.host)) (\(String(describing: entry.hostState))): \(log)"
         )
@@ -454,30 +401,18 @@ private final class Harness {
 /// so activations and attaches stay balanced), by the shortest way when no callback
 /// re-entered; host-first activation and children-first deactivation; cancellables
 /// cancelled between willDeactivate and didDeactivate; and no node retained once detached
-/// and dropped. Sightings of the three library bugs this model found (`KnownBug`, each
-/// reproduced in `ScopesKnownIssueTests`) are recorded as known issues with their seed and
-/// a shrunk history; a bug that leaves the library out of step ends that batch of 100
-/// steps. Any other mismatch fails.
+/// and dropped. Any mismatch fails, with its seed and a shrunk history. The three library
+/// bugs this model found (reproduced in `ScopesRegressionTests`) are fixed, so they fail
+/// here too if they come back.
 @Suite struct ScopesModelTests {
   static let nodes = 8
 
   /// Runs `steps`; returns a description of the first mismatch.
   private static func run(steps: [ScopeStep]) -> String? {
-    run(steps: steps, knownIssue: { _, _ in })
-  }
-
-  /// Runs `steps`, passing each sighting of a known bug to `knownIssue`; a bug that leaves
-  /// the library out of step with the model ends the run there.
-  private static func run(steps: [ScopeStep], knownIssue: (KnownBug, String) -> Void) -> String? {
     var harness: Harness? = Harness(nodes: nodes)
     for (number, step) in steps.enumerated() {
       harness!.step(step)
       if let failure = harness!.failure { return "step \(number) \(step): \(failure)" }
-      for (bug, sighting) in harness!.knownIssues {
-        knownIssue(bug, "step \(number) \(step): \(sighting)")
-      }
-      harness!.knownIssues = [:]
-      if harness!.stopped { break }
     }
     if Harness.leaks(&harness) { return "a detached, dropped scope is still alive" }
     return nil
@@ -485,28 +420,14 @@ private final class Harness {
 
   /// Removes steps one at a time while the run still fails: a minimal failing sequence.
   private static func shrink(_ steps: [ScopeStep]) -> [ScopeStep] {
-    shrink(steps) { run(steps: $0) != nil }
-  }
-
-  /// Removes steps one at a time while `fails` holds: a minimal sequence.
-  private static func shrink(_ steps: [ScopeStep], while fails: ([ScopeStep]) -> Bool)
-    -> [ScopeStep]
-  {
     var steps = steps
     var index = 0
     while index < steps.count {
       var candidate = steps
       candidate.remove(at: index)
-      if fails(candidate) { steps = candidate } else { index += 1 }
+      if run(steps: candidate) != nil { steps = candidate } else { index += 1 }
     }
     return steps
-  }
-
-  /// Whether `steps` run without a failure but show `bug`.
-  private static func shows(_ bug: KnownBug, _ steps: [ScopeStep]) -> Bool {
-    var seen = false
-    let failure = run(steps: steps) { found, _ in seen = seen || found == bug }
-    return failure == nil && seen
   }
 
   private static func randomSteps(using random: inout SeededGenerator) -> [ScopeStep] {
@@ -529,22 +450,12 @@ private final class Harness {
     var random = SeededGenerator(state: seed)
     var done = 0
     var armed = 0
-    var sightings: [KnownBug: String] = [:]
-    var batchesWithKnownIssues = 0
     while done < total {
       let steps = Self.randomSteps(using: &random)
       for step in steps {
         if case .run = step { done += 1 } else { armed += 1 }
       }
-      var sighted = false
-      let failure = Self.run(steps: steps) { bug, sighting in
-        sighted = true
-        guard sightings[bug] == nil else { return }
-        let minimal = Self.shrink(steps) { Self.shows(bug, $0) }
-        sightings[bug] = "\(sighting); minimal steps \(minimal)"
-      }
-      if sighted { batchesWithKnownIssues += 1 }
-      if let failure {
+      if let failure = Self.run(steps: steps) {
         let message =
           "seed \(seed) (rerun with RIPPLE_SEED=\(seed)): \(failure); minimal steps "
           + "\(Self.shrink(steps))"
@@ -552,15 +463,8 @@ private final class Harness {
         return
       }
     }
-    for bug in KnownBug.allCases {
-      guard let sighting = sightings[bug] else { continue }
-      withKnownIssue(Comment(rawValue: bug.title)) {
-        Issue.record(Comment(rawValue: "seed \(seed): \(sighting)"))
-      }
-    }
     print(
-      "ScopesModelTests: \(done) steps, \(armed) re-entrant callbacks armed, "
-        + "\(batchesWithKnownIssues) batches of 100 with a known issue, seed \(seed)")
+      "ScopesModelTests: \(done) steps, \(armed) re-entrant callbacks armed, seed \(seed)")
   }
 }
 
@@ -589,15 +493,14 @@ private final class HookScope: Scope {
   override func didDetach() { ran(.didDetach) }
 }
 
-/// Library bugs the model found, kept as known issues until Scopes is fixed: when the fix
-/// lands, `withKnownIssue` reports that the issue no longer occurs, and the test and the
-/// model's exception should go.
-@Suite struct ScopesKnownIssueTests {
-  /// `Behavior.reconcile()` reads whether the host is active before running `willAttach`,
-  /// and activates the node afterwards even if `willAttach` moved it to an inactive host or
-  /// detached it: the node runs `willActivate` and reports `.active` with no active host,
-  /// then is deactivated by its queued move. The contract says a node is active exactly
-  /// when attached to an active host, and activation runs host first.
+/// Reproductions of library bugs the model found, once kept as known issues, now plain
+/// regression tests: each fails if its bug comes back.
+@Suite struct ScopesRegressionTests {
+  /// `Behavior.reconcile()` used to read whether the host is active before running
+  /// `willAttach`, and activated the node afterwards even if `willAttach` moved it to an
+  /// inactive host or detached it: the node ran `willActivate` and reported `.active` with
+  /// no active host. The contract says a node is active exactly when attached to an active
+  /// host, and activation runs host first.
   @Test func aNodeMovedByItsOwnWillAttachIsNotActivated() throws {
     let root = RootScope()
     let inactive = Scope()
@@ -614,18 +517,16 @@ private final class HookScope: Scope {
     // Settles where the structure says: attached under the inactive host.
     #expect(node.host === inactive)
     #expect(node.state == .attached)
-    withKnownIssue("Scopes activates a node that its own willAttach moved to an inactive host") {
-      #expect(!log.lines.contains("node.willActivate"))
-      #expect(statesWithoutActiveHost.isEmpty)
-    }
+    #expect(!log.lines.contains("node.willActivate"))
+    #expect(statesWithoutActiveHost.isEmpty)
     watch.cancel()
   }
 
   /// A callback moves an active node `x` under `b`, a scope that is structurally active but
   /// not yet activated (a move between active hosts runs no callbacks); a later callback
   /// detaches `b` before its activation ran. `b` goes from attached to detached, which
-  /// touches no child, so `x` stays `.active` under a detached host after the outer call
-  /// returned, and its cancellables and tasks keep running.
+  /// touches no child; `x` used to stay `.active` under a detached host after the outer
+  /// call returned, its cancellables and tasks still running.
   @Test func aNodeMovedUnderAHostThatIsDetachedBeforeActivatingIsDeactivated() throws {
     let log = Log()
     let root = RootScope()
@@ -642,16 +543,14 @@ private final class HookScope: Scope {
     #expect(b.host == nil)
     #expect(b.state == .detached)
     #expect(x.host === b)
-    withKnownIssue("Scopes leaves x active under the detached b") {
-      #expect(x.state == .attached)
-      #expect(log.lines.contains("x.willDeactivate"))
-    }
+    #expect(x.state == .attached)
+    #expect(log.lines.contains("x.willDeactivate"))
   }
 
   /// The other direction: `n` is queued to deactivate because a callback moved it under
   /// `a` and then detached `a`'s host `g`; `n`'s own willDeactivate re-hosts `a` (still
-  /// recorded active) on the root. Nothing queues `n` again, so it stays `.attached` under
-  /// an active host.
+  /// recorded active) on the root. Nothing queued `n` again, so it used to stay `.attached`
+  /// under an active host.
   @Test func aNodeWhoseAncestorIsReattachedDuringItsDeactivationIsActivatedAgain() throws {
     let log = Log()
     let root = RootScope()
@@ -673,17 +572,15 @@ private final class HookScope: Scope {
     #expect(a.host === root)
     #expect(a.state == .active)
     #expect(n.host === a)
-    withKnownIssue("Scopes leaves n attached under the active a") {
-      #expect(n.state == .active)
-      #expect(log.lines.filter { $0 == "n.willActivate" }.count == 1)
-    }
+    #expect(n.state == .active)
+    #expect(log.lines.filter { $0 == "n.willActivate" }.count == 1)
   }
 
-  /// `p` deactivates its children from a snapshot taken first. The last child's
-  /// willDeactivate detaches the first child `c` and moves `p` under it; `p` then reaches
-  /// `c` in its stale snapshot and deactivates it, and `c` deactivates its new child `p`,
-  /// which is still recorded active: `p` runs willDeactivate and didDeactivate twice for
-  /// one activation (and willDetach/didDetach while attached to `c`).
+  /// `p` used to deactivate its children from a snapshot taken first. The last child's
+  /// willDeactivate detaches the first child `c` and moves `p` under it; `p` then reached
+  /// `c` in its stale snapshot and deactivated it, and `c` deactivated its new child `p`,
+  /// still recorded active: `p` ran willDeactivate and didDeactivate twice for one
+  /// activation (and willDetach/didDetach while attached to `c`).
   @Test func aNodeMovedUnderItsOwnChildDuringDeactivationDeactivatesOnce() throws {
     let log = Log()
     let root = RootScope()
@@ -702,9 +599,38 @@ private final class HookScope: Scope {
     #expect(c.host == nil)
     #expect(p.state == .attached)
     let lines = log.lines
-    withKnownIssue("Scopes runs p's willDeactivate and didDeactivate twice") {
-      #expect(lines.filter { $0 == "p.willDeactivate" }.count == 1)
-      #expect(lines.filter { $0 == "p.didDeactivate" }.count == 1)
+    #expect(lines.filter { $0 == "p.willDeactivate" }.count == 1)
+    #expect(lines.filter { $0 == "p.didDeactivate" }.count == 1)
+  }
+
+  /// Two moves inside one callback: the last child's willDeactivate detaches its host `c`
+  /// and moves `b` — whose deactivation is under way, two levels up — under `e`, a child
+  /// still to be deactivated. Without a mark on nodes whose deactivation is under way,
+  /// `e` deactivated its new child `b`, and `b` then finished its own: twice in all.
+  @Test func aNodeWhoseDeactivationIsUnderWayIsNotDeactivatedAgainFromBelow() throws {
+    let log = Log()
+    let root = RootScope()
+    let a = HookScope("a", log: log)
+    let b = HookScope("b", log: log)
+    let c = HookScope("c", log: log)
+    let d = HookScope("d", log: log)
+    let e = HookScope("e", log: log)
+    try a.attach(to: root)
+    try b.attach(to: a)
+    try c.attach(to: b)
+    try e.attach(to: c)
+    try d.attach(to: c)
+    d.hooks[.willDeactivate] = {
+      c.detach()
+      try? b.attach(to: e)
     }
+    log.clear()
+    a.detach()
+    let lines = log.lines
+    #expect(lines.filter { $0 == "b.willDeactivate" }.count == 1)
+    #expect(lines.filter { $0 == "b.didDeactivate" }.count == 1)
+    #expect(b.host === e)
+    #expect(b.state == .attached)
+    #expect(a.state == .detached)
   }
 }

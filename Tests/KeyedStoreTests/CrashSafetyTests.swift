@@ -30,7 +30,10 @@ enum CrashKeys {
     var progressed = 0
     for kill in 1...50 {
       let child = try ChildProcess(program, ["crash", folder.file()])
-      usleep(UInt32.random(in: 2_000...40_000))
+      // A loaded machine may start a child slower than the kill comes: until one has
+      // written, each kill waits longer, so that the run cannot pass without writing.
+      let patience = progressed == 0 ? UInt32(kill) * 20_000 : 0
+      usleep(UInt32.random(in: 2_000...40_000) + patience)
       child.kill()
       let (output, errors, _) = child.wait()
       #expect(errors.isEmpty, "kill \(kill): \(errors)")

@@ -137,9 +137,13 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   @inlinable
   init(parent: Parent, downstream: Downstream, needsInitialValue: Bool) {
     self.parent = parent
-    target = Unmanaged.passRetained(Self.reference(to: downstream))
+    // Decided once here: a type check per value, as `Downstream.self is AnyObject.Type`
+    // costs unless the optimizer folds it (it often does not), doubled a delivery.
+    let isClass = Downstream.self is AnyObject.Type
+    target = Unmanaged.passRetained(
+      isClass ? unsafeBitCast(downstream, to: AnyObject.self) : SubscriberBox(downstream))
     state = Atomic(
-      (needsInitialValue ? Self.owesValue : 0)
+      (needsInitialValue ? Self.owesValue : 0) | (isClass ? 0 : Self.boxed)
         | (ThreadSanitizerHooks.isActive ? Self.tracked : 0)
         | UInt(parent.kind.rawValue) << Self.kindShift)
     super.init()
@@ -178,12 +182,15 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   /// Where the subject's kind sits (2 bits).
   @inlinable
   static var kindShift: UInt { 4 }
-  /// One delivery in progress (20 bits count them).
+  /// One delivery in progress (19 bits count them).
   @inlinable
   static var delivery: UInt { 1 << 6 }
   /// The bits that count deliveries in progress.
   @inlinable
-  static var deliveries: UInt { 0xF_FFFF << 6 }
+  static var deliveries: UInt { 0x7_FFFF << 6 }
+  /// The subscriber is a struct, held in a ``SubscriberBox``.
+  @inlinable
+  static var boxed: UInt { 1 << 25 }
   /// Where the demand count sits: the 38 high bits.
   @inlinable
   static var demandShift: UInt { 26 }
@@ -266,35 +273,29 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
 
   // MARK: Subscriber access
 
-  /// The subscriber as one reference. Specialised, the branch folds away.
-  @inlinable @inline(__always)
-  static func reference(to downstream: Downstream) -> AnyObject {
-    if Downstream.self is AnyObject.Type { return unsafeBitCast(downstream, to: AnyObject.self) }
-    return SubscriberBox(downstream)
-  }
-
   // The two ways into the subscriber behind a reference. Spelled out rather than one
   // helper taking a closure: measured, the closure version cost each value about 10%.
   // A reference cast forwards the reference it is given; `unsafeBitCast` would make a
   // copy, whose retain and release cost as much as the rest of a delivery.
 
-  /// Delivers `value` to the subscriber behind `reference`.
+  /// Delivers `value` to the subscriber behind `reference`, boxed or not (``boxed``).
   @inlinable @inline(__always)
-  static func send(_ value: Output, to reference: AnyObject) -> Subscribers.Demand {
-    if Downstream.self is AnyObject.Type {
+  static func send(_ value: Output, to reference: AnyObject, word: UInt) -> Subscribers.Demand {
+    if word & boxed == 0 {
       return _unsafeReferenceCast(reference, to: Downstream.self).receive(value)
     }
-    return unsafeDowncast(reference, to: SubscriberBox<Downstream>.self).subscriber.receive(value)
+    return unsafeDowncast(reference, to: SubscriberBox<Downstream>.self).receive(value)
   }
 
-  /// Delivers `completion` to the subscriber behind `reference`.
+  /// Delivers `completion` to the subscriber behind `reference`, boxed or not.
   @inlinable @inline(__always)
-  static func send(_ completion: Subscribers.Completion<Failure>, to reference: AnyObject) {
-    if Downstream.self is AnyObject.Type {
+  static func send(
+    _ completion: Subscribers.Completion<Failure>, to reference: AnyObject, word: UInt
+  ) {
+    if word & boxed == 0 {
       return _unsafeReferenceCast(reference, to: Downstream.self).receive(completion: completion)
     }
-    unsafeDowncast(reference, to: SubscriberBox<Downstream>.self).subscriber.receive(
-      completion: completion)
+    unsafeDowncast(reference, to: SubscriberBox<Downstream>.self).receive(completion: completion)
   }
 
   /// The subscriber, retained, unless it was released.
@@ -312,7 +313,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     // The common case, unlimited demand: counting the delivery is all there is to do.
     let entered = state.wrappingAdd(Self.delivery, ordering: .acquiring).oldValue
     if entered & (Self.ended | Self.owesValue) == 0, Self.demandCount(entered) == Self.unlimited {
-      deliver(value, tracked: entered & Self.tracked != 0)
+      deliver(value, word: entered)
       return leave()
     }
     leave()
@@ -332,7 +333,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
       if exchanged { break }
       word = original
     }
-    deliver(value, tracked: word & Self.tracked != 0)
+    deliver(value, word: word)
     leave()
   }
 
@@ -364,9 +365,10 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
 
   /// Delivers a value; the caller counted the delivery in `state` and took its demand.
   @inlinable
-  func deliver(_ value: Output, tracked: Bool) {
+  func deliver(_ value: Output, word: UInt) {
+    let tracked = word & Self.tracked != 0
     let entered = enterDelivery(tracked: tracked)
-    let more = target._withUnsafeGuaranteedRef { Self.send(value, to: $0) }
+    let more = target._withUnsafeGuaranteedRef { Self.send(value, to: $0, word: word) }
     exitDelivery(entered, tracked: tracked)
     if more > 0 { addDemand(more) }
   }
@@ -403,6 +405,8 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     var word = state.load(ordering: .relaxed)
     while word & Self.ended == 0 {
       let desired = Self.word(word, demand: Self.adding(more, to: Self.demandCount(word)))
+      // Unlimited stays unlimited: no write (a filter returns demand for each value it drops).
+      if desired == word { return }
       let (exchanged, original) = state.compareExchange(
         expected: word, desired: desired, ordering: .relaxed)
       if exchanged { return }
@@ -430,7 +434,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     guard let word else { return }
     let tracked = word & Self.tracked != 0
     let entered = enterDelivery(tracked: tracked)
-    target._withUnsafeGuaranteedRef { Self.send(completion, to: $0) }
+    target._withUnsafeGuaranteedRef { Self.send(completion, to: $0, word: word) }
     exitDelivery(entered, tracked: tracked)
     leave()
   }
@@ -464,7 +468,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     guard let (subject, owed) = taken else { return }
     subject.acknowledgeDownstreamDemand()
     guard let owed else { return }
-    if let value = subject.initialValue() { deliver(value, tracked: owed & Self.tracked != 0) }
+    if let value = subject.initialValue() { deliver(value, word: owed) }
     leave()
   }
 
@@ -526,4 +530,19 @@ final class SubscriberBox<Subscriber> {
 
   @inlinable
   init(_ subscriber: Subscriber) { self.subscriber = subscriber }
+}
+
+extension SubscriberBox where Subscriber: ReactiveCore.Subscriber {
+  // Calls through methods of the box, so that the subscriber is borrowed in place:
+  // reading it out of the box first copied it, a retain and release per closure it holds.
+
+  /// Delivers a value to the boxed subscriber.
+  @inlinable @inline(__always)
+  func receive(_ value: Subscriber.Input) -> Subscribers.Demand { subscriber.receive(value) }
+
+  /// Delivers a completion to the boxed subscriber.
+  @inlinable @inline(__always)
+  func receive(completion: Subscribers.Completion<Subscriber.Failure>) {
+    subscriber.receive(completion: completion)
+  }
 }

@@ -94,7 +94,12 @@ final class SubjectHub<Output, Failure: Error>: ConduitParent, CustomStringConve
       if keepsValue { storedValue = value }
       return conduits
     }
-    for conduit in targets { conduit.offer(value) }
+    // The copied list keeps every conduit alive: reach each without a retain of its own.
+    targets.withUnsafeBufferPointer { conduits in
+      for index in conduits.indices {
+        Unmanaged.passUnretained(conduits[index])._withUnsafeGuaranteedRef { $0.offer(value) }
+      }
+    }
   }
 
   func complete(_ completion: Subscribers.Completion<Failure>) {

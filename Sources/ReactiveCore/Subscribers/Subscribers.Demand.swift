@@ -18,11 +18,17 @@ extension Subscribers {
     @inlinable
     init(rawValue: UInt) { self.rawValue = rawValue }
 
+    // Computed rather than stored: a stored static is reached through its lazy
+    // initializer's accessor on every use from another module, and every subscriber
+    // returns `.none` for every value.
+
     /// A request for as many values as the publisher can produce.
-    public static let unlimited = Demand(rawValue: .max)
+    @inlinable
+    public static var unlimited: Demand { Demand(rawValue: .max) }
 
     /// A request for no elements from the publisher. This is equivalent to `max(0)`.
-    public static let none = Demand(rawValue: 0)
+    @inlinable
+    public static var none: Demand { Demand(rawValue: 0) }
 
     /// Creates a demand for the given maximum number of elements.
     ///

@@ -163,3 +163,23 @@ final class AsyncBridge<Upstream: Publisher>: Subscriber, Cancellable, @unchecke
     for continuation in ended { continuation.resume(returning: .end) }
   }
 }
+
+/// An async iterator's hold on its ``AsyncBridge``, shared by ``AsyncPublisher`` and
+/// ``AsyncThrowingPublisher``.
+///
+/// It subscribes the bridge when the iterator is made, as Combine does, and cancels the
+/// subscription when the last copy of the iterator (and so of this hold) goes away: a loop
+/// that breaks out early leaves nothing subscribed.
+struct AsyncBridgeHold<Upstream: Publisher> {
+  /// The bridge, subscribed to the publisher.
+  let bridge: AsyncBridge<Upstream>
+  /// Cancels the subscription when the last copy goes away.
+  private let reference: AnyCancellable
+
+  /// Subscribes a new bridge to `publisher`.
+  init(subscribingTo publisher: Upstream) {
+    bridge = AsyncBridge()
+    publisher.subscribe(bridge)
+    reference = AnyCancellable(object: bridge)
+  }
+}

@@ -34,9 +34,7 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
 
   /// Creates the asynchronous iterator that produces elements of this sequence.
   public func makeAsyncIterator() -> Iterator {
-    let inner = AsyncBridge<P>()
-    publisher.subscribe(inner)
-    return Iterator(inner: inner)
+    Iterator(hold: AsyncBridgeHold(subscribingTo: publisher))
   }
 
   /// The iterator that produces elements of the asynchronous publisher sequence.
@@ -44,24 +42,18 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
   /// Dropping the iterator (and every copy of it) cancels the subscription, as in
   /// Combine: a loop that breaks out early leaves nothing subscribed.
   public struct Iterator: AsyncIteratorProtocol {
-    let inner: AsyncBridge<P>
-    /// Cancels the subscription when the last copy of the iterator goes away.
-    private let reference: AnyCancellable
-
-    init(inner: AsyncBridge<P>) {
-      self.inner = inner
-      reference = AnyCancellable(object: inner)
-    }
+    /// The subscribed bridge; the last copy of the iterator going away cancels it.
+    let hold: AsyncBridgeHold<P>
 
     /// Produces the next element, or `nil` when the publisher finishes or the task is
     /// cancelled.
     public mutating func next() async -> P.Output? {
-      await inner.next()
+      await hold.bridge.next()
     }
 
     /// Produces the next element without ending when the calling task is cancelled.
     mutating func nextIgnoringCancellation() async -> P.Output? {
-      switch await inner.wait().result {
+      switch await hold.bridge.wait().result {
       case .success(let value): value
       }
     }
@@ -83,9 +75,7 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
 
   /// Creates the asynchronous iterator that produces elements of this sequence.
   public func makeAsyncIterator() -> Iterator {
-    let inner = AsyncBridge<P>()
-    publisher.subscribe(inner)
-    return Iterator(inner: inner)
+    Iterator(hold: AsyncBridgeHold(subscribingTo: publisher))
   }
 
   /// The iterator that produces elements of the asynchronous publisher sequence.
@@ -93,19 +83,13 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
   /// Dropping the iterator (and every copy of it) cancels the subscription, as in
   /// Combine: a loop that breaks out early leaves nothing subscribed.
   public struct Iterator: AsyncIteratorProtocol {
-    let inner: AsyncBridge<P>
-    /// Cancels the subscription when the last copy of the iterator goes away.
-    private let reference: AnyCancellable
-
-    init(inner: AsyncBridge<P>) {
-      self.inner = inner
-      reference = AnyCancellable(object: inner)
-    }
+    /// The subscribed bridge; the last copy of the iterator going away cancels it.
+    let hold: AsyncBridgeHold<P>
 
     /// Produces the next element, `nil` when the publisher finishes or the task is
     /// cancelled, or throws the publisher's failure.
     public mutating func next() async throws -> P.Output? {
-      try await inner.next()
+      try await hold.bridge.next()
     }
   }
 }

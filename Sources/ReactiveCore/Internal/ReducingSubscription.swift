@@ -105,14 +105,7 @@ class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber
   /// Takes the first subscription, hands itself downstream, then asks upstream for
   /// everything; any later subscription is cancelled.
   final func receive(subscription: any Subscription) {
-    lock.lock()
-    guard case .awaitingSubscription = status else {
-      lock.unlock()
-      subscription.cancel()
-      return
-    }
-    status = .subscribed(subscription)
-    lock.unlock()
+    guard lock.adopt(subscription, into: &status) else { return }
     downstream.receive(subscription: self)
     // Combine asks even if downstream cancelled from `receive(subscription:)`.
     subscription.request(.unlimited)
@@ -128,37 +121,30 @@ class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber
     lock.unlock()
     // The fold is user code: it runs without the lock, as in Combine. Upstream never
     // sends values concurrently, so `result` has one writer.
-    switch fold(&result, input) {
-    case .proceed:
-      break
-    case .finish:
-      lock.lock()
-      guard case .subscribed(let subscription) = status else {
-        // Cancelled while the fold ran: the cancel already went upstream.
-        lock.unlock()
-        return .none
-      }
-      status = .terminal
-      upstreamCompleted = true
+    let step = fold(&result, input)
+    if case .proceed = step { return .none }
+    // The fold ended the reduction: a finish or a failure, both stopping upstream.
+    lock.lock()
+    guard case .subscribed(let subscription) = status else {
+      // Cancelled while the fold ran: the cancel already went upstream.
+      lock.unlock()
+      return .none
+    }
+    status = .terminal
+    upstreamCompleted = true
+    guard case .fail(let failure) = step else {
       completed = downstreamRequested
       let deliver = completed
       let result = self.result
       lock.unlock()
       subscription.cancel()
       if deliver { send(result) }
-    case .fail(let failure):
-      lock.lock()
-      guard case .subscribed(let subscription) = status else {
-        lock.unlock()
-        return .none
-      }
-      status = .terminal
-      upstreamCompleted = true
-      completed = true
-      lock.unlock()
-      subscription.cancel()
-      downstream.receive(completion: .failure(failure))
+      return .none
     }
+    completed = true
+    lock.unlock()
+    subscription.cancel()
+    downstream.receive(completion: .failure(failure))
     return .none
   }
 
@@ -216,14 +202,9 @@ class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber
   /// Cancels upstream once; before the subscription arrives it does nothing, as in
   /// Combine.
   final func cancel() {
-    lock.lock()
-    guard case .subscribed(let subscription) = status else {
-      lock.unlock()
+    guard let subscription = lock.terminate(&status, alsoUnderLock: { cancelled = true }) else {
       return
     }
-    status = .terminal
-    cancelled = true
-    lock.unlock()
     subscription.cancel()
   }
 }

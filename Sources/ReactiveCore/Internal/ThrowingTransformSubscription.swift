@@ -35,14 +35,7 @@ where Downstream.Failure == any Error {
   var playgroundDescription: Any { description }
 
   func receive(subscription: any Subscription) {
-    lock.lock()
-    guard case .awaitingSubscription = status else {
-      lock.unlock()
-      subscription.cancel()
-      return
-    }
-    status = .subscribed(subscription)
-    lock.unlock()
+    guard lock.adopt(subscription, into: &status) else { return }
     downstream.receive(subscription: self)
   }
 
@@ -57,25 +50,13 @@ where Downstream.Failure == any Error {
 
   /// Ends on a throw: cancels upstream and fails downstream, once, while subscribed.
   func transformThrew(_ error: any Error) {
-    lock.lock()
-    guard case .subscribed(let subscription) = status else {
-      lock.unlock()
-      return
-    }
-    status = .terminal
-    lock.unlock()
+    guard let subscription = lock.terminate(&status) else { return }
     subscription.cancel()
     downstream.receive(completion: .failure(error))
   }
 
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-    lock.lock()
-    guard case .subscribed = status else {
-      lock.unlock()
-      return
-    }
-    status = .terminal
-    lock.unlock()
+    guard lock.terminate(&status) != nil else { return }
     downstream.receive(completion: completion.mapError { $0 as any Error })
   }
 
@@ -84,13 +65,7 @@ where Downstream.Failure == any Error {
   }
 
   func cancel() {
-    lock.lock()
-    guard case .subscribed(let subscription) = status else {
-      lock.unlock()
-      return
-    }
-    status = .terminal
-    lock.unlock()
+    guard let subscription = lock.terminate(&status) else { return }
     subscription.cancel()
   }
 }

@@ -124,14 +124,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   func receive(subscription: any Subscription) {
-    lock.lock()
-    guard case .awaitingSubscription = status else {
-      lock.unlock()
-      subscription.cancel()
-      return
-    }
-    status = .subscribed(subscription)
-    lock.unlock()
+    guard lock.adopt(subscription, into: &status) else { return }
     subscription.request(prefetch == .keepFull ? .max(size) : .unlimited)
     downstream.receive(subscription: self)
   }
@@ -191,14 +184,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   func cancel() {
-    lock.lock()
-    guard case .subscribed(let subscription) = status else {
-      lock.unlock()
+    guard let subscription = lock.terminate(&status, alsoUnderLock: { values = [] }) else {
       return
     }
-    status = .terminal
-    values = []
-    lock.unlock()
     subscription.cancel()
   }
 

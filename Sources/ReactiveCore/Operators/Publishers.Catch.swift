@@ -149,7 +149,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
   }
 
   /// The subscriber attached to the upstream.
-  var upstreamSubscriber: UpstreamSide { UpstreamSide(parent: self) }
+  var upstreamSubscriber: UpstreamSide { UpstreamSide(owner: self) }
 
   // MARK: Upstream ("pre")
 
@@ -190,7 +190,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
       lock.unlock()
       switch handler(failure) {
       case .success(let replacement):
-        replacement.subscribe(DownstreamSide(parent: self))
+        replacement.subscribe(DownstreamSide(owner: self))
       case .failure(let thrown):
         lock.withLock { state = .ended }
         downstream.receive(completion: .failure(thrown))
@@ -275,44 +275,32 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
   var playgroundDescription: Any { description }
 
   /// The subscriber attached to the upstream; it describes itself as the operator.
-  struct UpstreamSide: Subscriber, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible
-  {
+  struct UpstreamSide: OwnerForwardingSubscriber {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
 
-    let parent: CatchSubscription
-    var combineIdentifier: CombineIdentifier { parent.combineIdentifier }
+    /// The subscription this side forwards to, and whose identity it shows.
+    let owner: CatchSubscription
 
-    func receive(subscription: any Subscription) { parent.receivePre(subscription: subscription) }
-    func receive(_ input: Input) -> Subscribers.Demand { parent.receivePre(input) }
+    func receive(subscription: any Subscription) { owner.receivePre(subscription: subscription) }
+    func receive(_ input: Input) -> Subscribers.Demand { owner.receivePre(input) }
     func receive(completion: Subscribers.Completion<Failure>) {
-      parent.receivePre(completion: completion)
+      owner.receivePre(completion: completion)
     }
-
-    var description: String { parent.description }
-    var customMirror: Mirror { parent.customMirror }
-    var playgroundDescription: Any { description }
   }
 
   /// The subscriber attached to the replacement publisher.
-  struct DownstreamSide: Subscriber, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible
-  {
+  struct DownstreamSide: OwnerForwardingSubscriber {
     typealias Input = NewPublisher.Output
     typealias Failure = NewPublisher.Failure
 
-    let parent: CatchSubscription
-    var combineIdentifier: CombineIdentifier { parent.combineIdentifier }
+    /// The subscription this side forwards to, and whose identity it shows.
+    let owner: CatchSubscription
 
-    func receive(subscription: any Subscription) { parent.receivePost(subscription: subscription) }
-    func receive(_ input: Input) -> Subscribers.Demand { parent.receivePost(input) }
+    func receive(subscription: any Subscription) { owner.receivePost(subscription: subscription) }
+    func receive(_ input: Input) -> Subscribers.Demand { owner.receivePost(input) }
     func receive(completion: Subscribers.Completion<Failure>) {
-      parent.receivePost(completion: completion)
+      owner.receivePost(completion: completion)
     }
-
-    var description: String { parent.description }
-    var customMirror: Mirror { parent.customMirror }
-    var playgroundDescription: Any { description }
   }
 }

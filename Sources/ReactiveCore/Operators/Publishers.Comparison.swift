@@ -90,18 +90,10 @@ extension Publishers {
     /// Attaches the subscriber; the result waits for finish and demand.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, Failure == S.Failure {
-      let ordered = areInIncreasingOrder
       upstream.receive(
         subscriber:
-          ReducingSubscription<Output, Failure, S>(
-            "Comparison", downstream: subscriber, initial: nil
-          ) { best, input in
-            // The first value is the best so far; a later one replaces it when it orders
-            // after it.
-            if let current = best, !ordered(current, input) { return .proceed }
-            best = input
-            return .proceed
-          })
+          ReducingSubscription<Output, Failure, S>.keepingBest(
+            "Comparison", downstream: subscriber, ordered: areInIncreasingOrder))
     }
   }
 
@@ -131,20 +123,10 @@ extension Publishers {
     /// Attaches the subscriber; a thrown error cancels upstream and fails downstream.
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Output == S.Input, S.Failure == any Error {
-      let ordered = areInIncreasingOrder
       upstream.receive(
         subscriber:
-          ReducingSubscription<Output, Upstream.Failure, S>(
-            "TryComparison", downstream: subscriber, initial: nil
-          ) { best, input in
-            do {
-              if let current = best, try !ordered(current, input) { return .proceed }
-              best = input
-              return .proceed
-            } catch {
-              return .fail(error)
-            }
-          })
+          ReducingSubscription<Output, Upstream.Failure, S>.keepingBest(
+            "TryComparison", downstream: subscriber, ordered: areInIncreasingOrder))
     }
   }
 }

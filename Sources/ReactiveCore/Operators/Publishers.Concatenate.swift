@@ -89,7 +89,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Suffix.Failure == S.Failure, Suffix.Output == S.Input {
       let inner = ConcatenateInner(downstream: subscriber, suffix: suffix)
-      prefix.receive(subscriber: ConcatenatePrefixSubscriber(inner: inner))
+      prefix.receive(subscriber: ConcatenatePrefixSubscriber(owner: inner))
     }
   }
 }
@@ -209,7 +209,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     guard let next else { return }
     switch completion {
     case .finished:
-      next?.receive(subscriber: ConcatenateSuffixSubscriber(inner: self))
+      next?.receive(subscriber: ConcatenateSuffixSubscriber(owner: self))
     case .failure:
       downstream.receive(completion: completion)
     }
@@ -253,63 +253,45 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
 /// The subscriber attached to the prefix: forwards to ``ConcatenateInner`` and shares
 /// its identity and description.
 private struct ConcatenatePrefixSubscriber<Downstream: Subscriber, Suffix: Publisher>:
-  Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+  OwnerForwardingSubscriber
 where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
   /// The element type of the prefix.
   typealias Input = Downstream.Input
   /// The failure type of the prefix.
   typealias Failure = Downstream.Failure
 
-  /// The state this subscriber forwards to.
-  let inner: ConcatenateInner<Downstream, Suffix>
-
-  /// The identifier of the shared subscription, as in Combine.
-  var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
-  /// The shared subscription's description.
-  var description: String { inner.description }
-  /// The shared subscription's mirror.
-  var customMirror: Mirror { inner.customMirror }
-  /// The shared subscription's playground description.
-  var playgroundDescription: Any { inner.playgroundDescription }
+  /// The state this subscriber forwards to, and whose identity it shows.
+  let owner: ConcatenateInner<Downstream, Suffix>
 
   /// Forwards to ``ConcatenateInner/prefixReceive(subscription:)``.
-  func receive(subscription: any Subscription) { inner.prefixReceive(subscription: subscription) }
+  func receive(subscription: any Subscription) { owner.prefixReceive(subscription: subscription) }
   /// Forwards to ``ConcatenateInner/prefixReceive(_:)``.
-  func receive(_ input: Input) -> Subscribers.Demand { inner.prefixReceive(input) }
+  func receive(_ input: Input) -> Subscribers.Demand { owner.prefixReceive(input) }
   /// Forwards to ``ConcatenateInner/prefixReceive(completion:)``.
   func receive(completion: Subscribers.Completion<Failure>) {
-    inner.prefixReceive(completion: completion)
+    owner.prefixReceive(completion: completion)
   }
 }
 
 /// The subscriber attached to the suffix: forwards to ``ConcatenateInner`` and shares
 /// its identity and description. A distinct type from the prefix's, as in Combine.
 private struct ConcatenateSuffixSubscriber<Downstream: Subscriber, Suffix: Publisher>:
-  Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+  OwnerForwardingSubscriber
 where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
   /// The element type of the suffix.
   typealias Input = Downstream.Input
   /// The failure type of the suffix.
   typealias Failure = Downstream.Failure
 
-  /// The state this subscriber forwards to.
-  let inner: ConcatenateInner<Downstream, Suffix>
-
-  /// The identifier of the shared subscription, as in Combine.
-  var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
-  /// The shared subscription's description.
-  var description: String { inner.description }
-  /// The shared subscription's mirror.
-  var customMirror: Mirror { inner.customMirror }
-  /// The shared subscription's playground description.
-  var playgroundDescription: Any { inner.playgroundDescription }
+  /// The state this subscriber forwards to, and whose identity it shows.
+  let owner: ConcatenateInner<Downstream, Suffix>
 
   /// Forwards to ``ConcatenateInner/suffixReceive(subscription:)``.
-  func receive(subscription: any Subscription) { inner.suffixReceive(subscription: subscription) }
+  func receive(subscription: any Subscription) { owner.suffixReceive(subscription: subscription) }
   /// Forwards to ``ConcatenateInner/suffixReceive(_:)``.
-  func receive(_ input: Input) -> Subscribers.Demand { inner.suffixReceive(input) }
+  func receive(_ input: Input) -> Subscribers.Demand { owner.suffixReceive(input) }
   /// Forwards to ``ConcatenateInner/suffixReceive(completion:)``.
   func receive(completion: Subscribers.Completion<Failure>) {
-    inner.suffixReceive(completion: completion)
+    owner.suffixReceive(completion: completion)
   }
 }

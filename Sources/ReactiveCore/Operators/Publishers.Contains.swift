@@ -37,61 +37,6 @@ extension Publisher {
   {
     Publishers.TryContainsWhere(upstream: self, predicate: predicate)
   }
-
-  /// Publishes a single Boolean value that indicates whether all received elements pass
-  /// a given predicate.
-  ///
-  ///     let cancellable = [2, 4].publisher.allSatisfy { $0.isMultiple(of: 2) }.sink { print($0) }
-  ///     // Prints "true"
-  ///
-  /// - Parameter predicate: A closure that evaluates each received element.
-  /// - Returns: A publisher that publishes a Boolean value that indicates whether all
-  ///   received elements pass a given predicate.
-  public func allSatisfy(_ predicate: @escaping (Output) -> Bool) -> Publishers.AllSatisfy<Self> {
-    Publishers.AllSatisfy(upstream: self, predicate: predicate)
-  }
-
-  /// Publishes a single Boolean value that indicates whether all received elements pass
-  /// a given error-throwing predicate.
-  ///
-  /// - Parameter predicate: A throwing closure that evaluates each received element.
-  /// - Returns: A publisher of whether all elements pass; it fails if the closure throws.
-  public func tryAllSatisfy(_ predicate: @escaping (Output) throws -> Bool)
-    -> Publishers.TryAllSatisfy<Self>
-  {
-    Publishers.TryAllSatisfy(upstream: self, predicate: predicate)
-  }
-}
-
-/// The subscription of `contains` and `allSatisfy`: the result starts at `whenAllPass`
-/// and flips (ending the reduction) at the first value whose test differs from it.
-private func verdictSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>(
-  _ name: String, downstream: Downstream, whenAllPass: Bool, test: @escaping (Input) -> Bool
-) -> ReducingSubscription<Input, UpstreamFailure, Downstream> where Downstream.Input == Bool {
-  ReducingSubscription(name, downstream: downstream, initial: whenAllPass) { result, input in
-    guard test(input) != whenAllPass else { return .proceed }
-    result = !whenAllPass
-    return .finish
-  }
-}
-
-/// The subscription of `tryContains(where:)` and `tryAllSatisfy`: as
-/// ``verdictSubscription(_:downstream:whenAllPass:test:)``, and an error thrown by the test
-/// fails it.
-private func tryVerdictSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>(
-  _ name: String, downstream: Downstream, whenAllPass: Bool,
-  test: @escaping (Input) throws -> Bool
-) -> ReducingSubscription<Input, UpstreamFailure, Downstream>
-where Downstream.Input == Bool, Downstream.Failure == any Error {
-  ReducingSubscription(name, downstream: downstream, initial: whenAllPass) { result, input in
-    do {
-      guard try test(input) != whenAllPass else { return .proceed }
-      result = !whenAllPass
-      return .finish
-    } catch {
-      return .fail(error)
-    }
-  }
 }
 
 extension Publishers {
@@ -118,7 +63,9 @@ extension Publishers {
       let wanted = output
       upstream.receive(
         subscriber:
-          verdictSubscription("Contains", downstream: subscriber, whenAllPass: false) {
+          ReducingSubscription<Upstream.Output, Upstream.Failure, S>.verdict(
+            "Contains", downstream: subscriber, whenAllPass: false
+          ) {
             $0 == wanted
           })
     }
@@ -145,10 +92,9 @@ extension Publishers {
 
     /// Attaches the subscriber; a match cancels upstream.
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, S.Input == Bool {
-      let predicate = predicate
       upstream.receive(
         subscriber:
-          verdictSubscription(
+          ReducingSubscription<Upstream.Output, Upstream.Failure, S>.verdict(
             "ContainsWhere", downstream: subscriber, whenAllPass: false, test: predicate))
     }
   }
@@ -175,68 +121,10 @@ extension Publishers {
     /// Attaches the subscriber; a match or a thrown error cancels upstream.
     public func receive<S: Subscriber>(subscriber: S)
     where S.Failure == any Error, S.Input == Bool {
-      let predicate = predicate
       upstream.receive(
         subscriber:
-          tryVerdictSubscription(
+          ReducingSubscription<Upstream.Output, Upstream.Failure, S>.verdict(
             "TryContainsWhere", downstream: subscriber, whenAllPass: false, test: predicate))
-    }
-  }
-
-  /// A publisher that publishes a single Boolean value that indicates whether all
-  /// received elements pass a given predicate.
-  public struct AllSatisfy<Upstream: Publisher>: Publisher {
-    /// The kind of values published by this publisher.
-    public typealias Output = Bool
-    /// The kind of errors this publisher might publish.
-    public typealias Failure = Upstream.Failure
-    /// The publisher from which this publisher receives elements.
-    public let upstream: Upstream
-    /// A closure that evaluates each received element.
-    public let predicate: (Upstream.Output) -> Bool
-
-    /// Creates a publisher of whether every element satisfies `predicate`.
-    public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
-      self.upstream = upstream
-      self.predicate = predicate
-    }
-
-    /// Attaches the subscriber; the first failing element cancels upstream.
-    public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, S.Input == Bool {
-      let predicate = predicate
-      upstream.receive(
-        subscriber:
-          verdictSubscription(
-            "AllSatisfy", downstream: subscriber, whenAllPass: true, test: predicate))
-    }
-  }
-
-  /// A publisher that publishes a single Boolean value that indicates whether all
-  /// received elements pass a given error-throwing predicate.
-  public struct TryAllSatisfy<Upstream: Publisher>: Publisher {
-    /// The kind of values published by this publisher.
-    public typealias Output = Bool
-    /// The kind of errors this publisher might publish.
-    public typealias Failure = any Error
-    /// The publisher from which this publisher receives elements.
-    public let upstream: Upstream
-    /// An error-throwing closure that evaluates each received element.
-    public let predicate: (Upstream.Output) throws -> Bool
-
-    /// Creates a publisher of whether every element satisfies a throwing `predicate`.
-    public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
-      self.upstream = upstream
-      self.predicate = predicate
-    }
-
-    /// Attaches the subscriber; a failing element or a thrown error cancels upstream.
-    public func receive<S: Subscriber>(subscriber: S)
-    where S.Failure == any Error, S.Input == Bool {
-      let predicate = predicate
-      upstream.receive(
-        subscriber:
-          tryVerdictSubscription(
-            "TryAllSatisfy", downstream: subscriber, whenAllPass: true, test: predicate))
     }
   }
 }

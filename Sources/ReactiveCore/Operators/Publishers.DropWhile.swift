@@ -114,14 +114,7 @@ where Downstream.Input == Input {
   }
 
   func receive(subscription: any Subscription) {
-    lock.lock()
-    guard case .awaitingSubscription = status else {
-      lock.unlock()
-      subscription.cancel()
-      return
-    }
-    status = .subscribed(subscription)
-    lock.unlock()
+    guard lock.adopt(subscription, into: &status) else { return }
     downstream.receive(subscription: self)
   }
 
@@ -171,14 +164,9 @@ where Downstream.Input == Input {
   }
 
   func cancel() {
-    lock.lock()
-    guard case .subscribed(let subscription) = status else {
-      lock.unlock()
+    guard let subscription = lock.terminate(&status, alsoUnderLock: { predicate = nil }) else {
       return
     }
-    status = .terminal
-    predicate = nil
-    lock.unlock()
     subscription.cancel()
   }
 

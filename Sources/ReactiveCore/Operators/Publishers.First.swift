@@ -51,12 +51,8 @@ extension Publishers {
     where Output == S.Input, Failure == S.Failure {
       upstream.receive(
         subscriber:
-          ReducingSubscription<Output, Failure, S>(
-            "First", downstream: subscriber, initial: nil
-          ) { first, input in
-            first = input
-            return .finish
-          })
+          ReducingSubscription<Output, Failure, S>.picking(
+            "First", downstream: subscriber, stopsAtMatch: true, where: { _ in true }))
     }
   }
 
@@ -81,17 +77,11 @@ extension Publishers {
     /// Attaches the subscriber; the first match cancels upstream and finishes.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      let predicate = predicate
       upstream.receive(
         subscriber:
           // Combine names the subscription of the non-throwing `first(where:)` "TryFirst".
-          ReducingSubscription<Output, Failure, S>(
-            "TryFirst", downstream: subscriber, initial: nil
-          ) { first, input in
-            guard predicate(input) else { return .proceed }
-            first = input
-            return .finish
-          })
+          ReducingSubscription<Output, Failure, S>.picking(
+            "TryFirst", downstream: subscriber, stopsAtMatch: true, where: predicate))
     }
   }
 
@@ -116,20 +106,10 @@ extension Publishers {
     /// Attaches the subscriber; a thrown error cancels upstream and fails downstream.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == any Error {
-      let predicate = predicate
       upstream.receive(
         subscriber:
-          ReducingSubscription<Output, Upstream.Failure, S>(
-            "TryFirstWhere", downstream: subscriber, initial: nil
-          ) { first, input in
-            do {
-              guard try predicate(input) else { return .proceed }
-              first = input
-              return .finish
-            } catch {
-              return .fail(error)
-            }
-          })
+          ReducingSubscription<Output, Upstream.Failure, S>.picking(
+            "TryFirstWhere", downstream: subscriber, stopsAtMatch: true, where: predicate))
     }
   }
 }

@@ -51,12 +51,8 @@ extension Publishers {
     where Output == S.Input, Failure == S.Failure {
       upstream.receive(
         subscriber:
-          ReducingSubscription<Output, Failure, S>(
-            "Last", downstream: subscriber, initial: nil
-          ) { last, input in
-            last = input
-            return .proceed
-          })
+          ReducingSubscription<Output, Failure, S>.picking(
+            "Last", downstream: subscriber, stopsAtMatch: false, where: { _ in true }))
     }
   }
 
@@ -81,15 +77,10 @@ extension Publishers {
     /// Attaches the subscriber; the last match waits for finish and demand.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      let predicate = predicate
       upstream.receive(
         subscriber:
-          ReducingSubscription<Output, Failure, S>(
-            "LastWhere", downstream: subscriber, initial: nil
-          ) { last, input in
-            if predicate(input) { last = input }
-            return .proceed
-          })
+          ReducingSubscription<Output, Failure, S>.picking(
+            "LastWhere", downstream: subscriber, stopsAtMatch: false, where: predicate))
     }
   }
 
@@ -114,19 +105,10 @@ extension Publishers {
     /// Attaches the subscriber; a thrown error cancels upstream and fails downstream.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == any Error {
-      let predicate = predicate
       upstream.receive(
         subscriber:
-          ReducingSubscription<Output, Upstream.Failure, S>(
-            "TryLastWhere", downstream: subscriber, initial: nil
-          ) { last, input in
-            do {
-              if try predicate(input) { last = input }
-              return .proceed
-            } catch {
-              return .fail(error)
-            }
-          })
+          ReducingSubscription<Output, Upstream.Failure, S>.picking(
+            "TryLastWhere", downstream: subscriber, stopsAtMatch: false, where: predicate))
     }
   }
 }

@@ -112,14 +112,7 @@ private final class OutputSubscription<Downstream: Subscriber>: Subscriber, Subs
   /// Takes the first subscription and hands itself downstream; any later subscription is
   /// cancelled.
   func receive(subscription: any Subscription) {
-    lock.lock()
-    guard case .awaitingSubscription = status else {
-      lock.unlock()
-      subscription.cancel()
-      return
-    }
-    status = .subscribed(subscription)
-    lock.unlock()
+    guard lock.adopt(subscription, into: &status) else { return }
     downstream.receive(subscription: self)
   }
 
@@ -145,26 +138,14 @@ private final class OutputSubscription<Downstream: Subscriber>: Subscriber, Subs
 
   /// Cancels upstream and finishes downstream, if subscribed and not ended yet.
   private func finish() {
-    lock.lock()
-    guard case .subscribed(let subscription) = status else {
-      lock.unlock()
-      return
-    }
-    status = .terminal
-    lock.unlock()
+    guard let subscription = lock.terminate(&status) else { return }
     subscription.cancel()
     downstream.receive(completion: .finished)
   }
 
   /// Passes the first completion after the subscription on.
   func receive(completion: Subscribers.Completion<Failure>) {
-    lock.lock()
-    guard case .subscribed = status else {
-      lock.unlock()
-      return
-    }
-    status = .terminal
-    lock.unlock()
+    guard lock.terminate(&status) != nil else { return }
     downstream.receive(completion: completion)
   }
 
@@ -176,13 +157,7 @@ private final class OutputSubscription<Downstream: Subscriber>: Subscriber, Subs
 
   /// Cancels upstream once; a cancel before the subscription does nothing.
   func cancel() {
-    lock.lock()
-    guard case .subscribed(let subscription) = status else {
-      lock.unlock()
-      return
-    }
-    status = .terminal
-    lock.unlock()
+    guard let subscription = lock.terminate(&status) else { return }
     subscription.cancel()
   }
 

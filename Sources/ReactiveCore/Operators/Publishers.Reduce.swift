@@ -61,16 +61,10 @@ extension Publishers {
     /// Attaches the subscriber; the result waits for downstream demand.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      let next = nextPartialResult
       upstream.receive(
         subscriber:
-          ReducingSubscription<Upstream.Output, Failure, S>(
-            "Reduce", downstream: subscriber, initial: initial
-          ) { result, input in
-            // `result` starts at `initial` and is never cleared.
-            result = next(result!, input)
-            return .proceed
-          })
+          ReducingSubscription<Upstream.Output, Failure, S>.accumulating(
+            "Reduce", downstream: subscriber, initial: initial, next: nextPartialResult))
     }
   }
 
@@ -100,20 +94,10 @@ extension Publishers {
     /// Attaches the subscriber; a thrown error cancels upstream and fails downstream.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == any Error {
-      let next = nextPartialResult
       upstream.receive(
         subscriber:
-          ReducingSubscription<Upstream.Output, Upstream.Failure, S>(
-            "TryReduce", downstream: subscriber, initial: initial
-          ) { result, input in
-            do {
-              // `result` starts at `initial` and is never cleared.
-              result = try next(result!, input)
-              return .proceed
-            } catch {
-              return .fail(error)
-            }
-          })
+          ReducingSubscription<Upstream.Output, Upstream.Failure, S>.accumulating(
+            "TryReduce", downstream: subscriber, initial: initial, next: nextPartialResult))
     }
   }
 }

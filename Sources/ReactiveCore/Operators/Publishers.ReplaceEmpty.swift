@@ -89,14 +89,7 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber
   /// Takes the first subscription, hands itself downstream, then asks upstream for
   /// everything; any later subscription is cancelled.
   func receive(subscription: any Subscription) {
-    lock.lock()
-    guard case .awaitingSubscription = status else {
-      lock.unlock()
-      subscription.cancel()
-      return
-    }
-    status = .subscribed(subscription)
-    lock.unlock()
+    guard lock.adopt(subscription, into: &status) else { return }
     downstream.receive(subscription: self)
     // Combine asks even if downstream cancelled from `receive(subscription:)`.
     subscription.request(.unlimited)
@@ -158,13 +151,7 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber
 
   /// Cancels upstream once; a cancel before the subscription does nothing.
   func cancel() {
-    lock.lock()
-    guard case .subscribed(let subscription) = status else {
-      lock.unlock()
-      return
-    }
-    status = .terminal
-    lock.unlock()
+    guard let subscription = lock.terminate(&status) else { return }
     subscription.cancel()
   }
 

@@ -85,14 +85,7 @@ where Downstream.Failure == Never {
   /// Takes the first subscription and hands itself downstream; any later subscription is
   /// cancelled.
   func receive(subscription: any Subscription) {
-    lock.lock()
-    guard case .awaitingSubscription = status else {
-      lock.unlock()
-      subscription.cancel()
-      return
-    }
-    status = .subscribed(subscription)
-    lock.unlock()
+    guard lock.adopt(subscription, into: &status) else { return }
     downstream.receive(subscription: self)
   }
 
@@ -157,15 +150,11 @@ where Downstream.Failure == Never {
 
   /// Cancels upstream once; a cancel before the subscription does nothing.
   func cancel() {
-    lock.lock()
-    guard case .subscribed(let subscription) = status else {
-      lock.unlock()
+    // A cancelled subscriber is owed nothing.
+    guard let subscription = lock.terminate(&status, alsoUnderLock: { replacementPending = false })
+    else {
       return
     }
-    status = .terminal
-    // A cancelled subscriber is owed nothing.
-    replacementPending = false
-    lock.unlock()
     subscription.cancel()
   }
 

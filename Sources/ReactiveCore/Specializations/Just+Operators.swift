@@ -30,12 +30,10 @@ extension Just {
     .init(nextPartialResult(initialResult, output))
   }
 
-  /// The one-element reduce.
+  /// The one-element reduce: its only partial result, so the scan of it.
   public func reduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T)
     -> Result<T, Never>.Publisher
-  {
-    .init(nextPartialResult(initialResult, output))
-  }
+  { scan(initialResult, nextPartialResult) }
 
   /// Collects the value into a one-element array.
   public func collect() -> Just<[Output]> { Just<[Output]>([output]) }
@@ -61,8 +59,7 @@ extension Just {
 
   /// Drops the value if `count` is positive.
   public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
-    precondition(count >= 0, "dropFirst(_:) needs a count of zero or more")
-    return .init(count > 0 ? nil : output)
+    .init(AtMostOneValue.droppingFirst(count, of: output))
   }
 
   /// Drops the value if it satisfies the predicate.
@@ -72,8 +69,7 @@ extension Just {
 
   /// Keeps the value if `maxLength` is positive.
   public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
-    precondition(maxLength >= 0, "prefix(_:) needs a length of zero or more")
-    return .init(maxLength > 0 ? output : nil)
+    .init(AtMostOneValue.prefix(maxLength, of: output))
   }
 
   /// Keeps the value if it satisfies the predicate.
@@ -83,8 +79,7 @@ extension Just {
 
   /// The value if `index` is zero.
   public func output(at index: Int) -> Optional<Output>.Publisher {
-    precondition(index >= 0, "the index must be zero or more")
-    return .init(index == 0 ? output : nil)
+    .init(AtMostOneValue.output(at: index, of: output))
   }
 
   /// Ignores the value and finishes.
@@ -114,9 +109,10 @@ extension Just {
     Just<Bool>(predicate(output))
   }
 
-  /// Whether the value satisfies the predicate.
+  /// Whether the value satisfies the predicate: for one value, the same answer as
+  /// `allSatisfy(_:)`.
   public func contains(where predicate: (Output) -> Bool) -> Just<Bool> {
-    Just<Bool>(predicate(output))
+    allSatisfy(predicate)
   }
 
   /// The value is both minimum and maximum.
@@ -150,12 +146,11 @@ extension Just {
     .init(Result { try predicate(output) })
   }
 
-  /// Whether the value satisfies a throwing predicate, or the predicate's error.
+  /// Whether the value satisfies a throwing predicate, or the predicate's error: for one
+  /// value, the same answer as `tryAllSatisfy(_:)`.
   public func tryContains(
     where predicate: (Output) throws -> Bool
-  ) -> Result<Bool, any Error>.Publisher {
-    .init(Result { try predicate(output) })
-  }
+  ) -> Result<Bool, any Error>.Publisher { tryAllSatisfy(predicate) }
 
   /// The value if `range` starts at zero, as Combine answers (Combine publishes the
   /// value even for an empty range starting at zero).
@@ -177,13 +172,12 @@ extension Just {
       })
   }
 
-  /// The reduce of one value with a throwing closure.
+  /// The reduce of one value with a throwing closure: the scan of it, as in
+  /// `reduce(_:_:)`.
   public func tryReduce<Accumulator>(
     _ initialResult: Accumulator,
     _ nextPartialResult: (Accumulator, Output) throws -> Accumulator
-  ) -> Result<Accumulator, any Error>.Publisher {
-    .init(Result { try nextPartialResult(initialResult, output) })
-  }
+  ) -> Result<Accumulator, any Error>.Publisher { tryScan(initialResult, nextPartialResult) }
 
   /// The scan of one value with a throwing closure.
   public func tryScan<ElementOfResult>(

@@ -28,12 +28,11 @@ extension Optional.Publisher {
     .init(output.map { nextPartialResult(initialResult, $0) })
   }
 
-  /// The reduce of at most one value; like Combine, nothing when there is no value.
+  /// The reduce of at most one value, so the scan of it; like Combine, nothing when there
+  /// is no value.
   public func reduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T)
     -> Optional<T>.Publisher
-  {
-    .init(output.map { nextPartialResult(initialResult, $0) })
-  }
+  { scan(initialResult, nextPartialResult) }
 
   /// Collects the value, if any, into an array.
   public func collect() -> Optional<[Output]>.Publisher { .init(output.map { [$0] } ?? []) }
@@ -59,8 +58,7 @@ extension Optional.Publisher {
 
   /// Drops the value if `count` is positive.
   public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
-    precondition(count >= 0, "dropFirst(_:) needs a count of zero or more")
-    return .init(count > 0 ? nil : output)
+    .init(AtMostOneValue.droppingFirst(count, of: output))
   }
 
   /// Drops the value if it satisfies the predicate.
@@ -70,8 +68,7 @@ extension Optional.Publisher {
 
   /// Keeps the value if `maxLength` is positive.
   public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
-    precondition(maxLength >= 0, "prefix(_:) needs a length of zero or more")
-    return .init(maxLength > 0 ? output : nil)
+    .init(AtMostOneValue.prefix(maxLength, of: output))
   }
 
   /// Keeps the value if it satisfies the predicate.
@@ -81,8 +78,7 @@ extension Optional.Publisher {
 
   /// The value if `index` is zero.
   public func output(at index: Int) -> Optional<Output>.Publisher {
-    precondition(index >= 0, "the index must be zero or more")
-    return .init(index == 0 ? output : nil)
+    .init(AtMostOneValue.output(at: index, of: output))
   }
 
   /// Ignores the value and finishes.
@@ -105,9 +101,10 @@ extension Optional.Publisher {
     .init(output.map(predicate))
   }
 
-  /// Whether the value satisfies the predicate.
+  /// Whether the value satisfies the predicate: for at most one value, the same answer as
+  /// `allSatisfy(_:)`.
   public func contains(where predicate: (Output) -> Bool) -> Optional<Bool>.Publisher {
-    .init(output.map(predicate))
+    allSatisfy(predicate)
   }
 
   /// The value is both minimum and maximum.

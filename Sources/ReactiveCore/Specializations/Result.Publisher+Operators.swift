@@ -37,12 +37,10 @@ extension Result.Publisher {
     .init(result.map { nextPartialResult(initialResult, $0) })
   }
 
-  /// The reduce of one value.
+  /// The reduce of one value: its only partial result, so the scan of it.
   public func reduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T)
     -> Result<T, Failure>.Publisher
-  {
-    .init(result.map { nextPartialResult(initialResult, $0) })
-  }
+  { scan(initialResult, nextPartialResult) }
 
   /// The scan of one value with a throwing closure.
   public func tryScan<T>(
@@ -51,12 +49,10 @@ extension Result.Publisher {
     tryMap { try nextPartialResult(initialResult, $0) }
   }
 
-  /// The reduce of one value with a throwing closure.
+  /// The reduce of one value with a throwing closure: the scan of it, as in `reduce(_:_:)`.
   public func tryReduce<T>(
     _ initialResult: T, _ nextPartialResult: (T, Output) throws -> T
-  ) -> Result<T, any Error>.Publisher {
-    tryMap { try nextPartialResult(initialResult, $0) }
-  }
+  ) -> Result<T, any Error>.Publisher { tryScan(initialResult, nextPartialResult) }
 
   /// Collects the value into a one-element array.
   public func collect() -> Result<[Output], Failure>.Publisher { .init(result.map { [$0] }) }
@@ -75,9 +71,10 @@ extension Result.Publisher {
     .init(result.map(predicate))
   }
 
-  /// Whether the value satisfies the predicate.
+  /// Whether the value satisfies the predicate: for one value, the same answer as
+  /// `allSatisfy(_:)`.
   public func contains(where predicate: (Output) -> Bool) -> Result<Bool, Failure>.Publisher {
-    .init(result.map(predicate))
+    allSatisfy(predicate)
   }
 
   /// The value is both minimum and maximum.
@@ -124,35 +121,25 @@ extension Result.Publisher {
     .init(tryMapResult(predicate))
   }
 
-  /// Whether the value satisfies a throwing predicate, or the predicate's error.
+  /// Whether the value satisfies a throwing predicate, or the predicate's error: for one
+  /// value, the same answer as `tryAllSatisfy(_:)`.
   public func tryContains(
     where predicate: (Output) throws -> Bool
-  ) -> Result<Bool, any Error>.Publisher {
-    .init(tryMapResult(predicate))
-  }
+  ) -> Result<Bool, any Error>.Publisher { tryAllSatisfy(predicate) }
 
   /// The value is the minimum; as in Combine, the ordering is still asked once (comparing
   /// the value with itself), so its error is published.
   public func tryMin(
     by areInIncreasingOrder: (Output, Output) throws -> Bool
   ) -> Result<Output, any Error>.Publisher {
-    .init(
-      tryMapResult { value in
-        _ = try areInIncreasingOrder(value, value)
-        return value
-      })
+    comparedWithItself(by: areInIncreasingOrder)
   }
 
-  /// The value is the maximum; the ordering is still asked once, as in ``tryMin(by:)``.
+  /// The value is the maximum; the ordering is still asked once, so for one value the
+  /// answer is `tryMin(by:)`'s.
   public func tryMax(
     by areInIncreasingOrder: (Output, Output) throws -> Bool
-  ) -> Result<Output, any Error>.Publisher {
-    .init(
-      tryMapResult { value in
-        _ = try areInIncreasingOrder(value, value)
-        return value
-      })
-  }
+  ) -> Result<Output, any Error>.Publisher { tryMin(by: areInIncreasingOrder) }
 
   /// Publishes no value, only the completion or the failure.
   public func ignoreOutput() -> Empty<Output, Failure> { Empty() }
@@ -162,11 +149,7 @@ extension Result.Publisher {
   public func tryRemoveDuplicates(
     by predicate: (Output, Output) throws -> Bool
   ) -> Result<Output, any Error>.Publisher {
-    .init(
-      tryMapResult { value in
-        _ = try predicate(value, value)
-        return value
-      })
+    comparedWithItself(by: predicate)
   }
 
   /// A result publisher is never empty: returns `self`.
@@ -174,6 +157,18 @@ extension Result.Publisher {
 
   /// Retrying gives the same result: returns `self`.
   public func retry(_ times: Int) -> Result<Output, Failure>.Publisher { self }
+
+  /// The value, after asking `relation` once to compare it with itself: Combine still
+  /// runs the closure of an operator that compares values, so its error is published.
+  private func comparedWithItself(
+    by relation: (Output, Output) throws -> Bool
+  ) -> Result<Output, any Error>.Publisher {
+    .init(
+      tryMapResult { value in
+        _ = try relation(value, value)
+        return value
+      })
+  }
 
   /// The result with the value transformed by a throwing closure; either error as
   /// `any Error`.

@@ -32,15 +32,6 @@ public final class CurrentValueRelay<Output>: Relay, @unchecked Sendable {
   /// - Parameter value: The new value.
   public func accept(_ value: Output) { subject.send(value) }
 
-  /// Feeds this relay with every value of `publisher`.
-  ///
-  /// - Parameter publisher: An infallible publisher of values to relay.
-  /// - Returns: A cancellable that stops the feeding.
-  public func subscribe<P: Publisher>(_ publisher: P) -> AnyCancellable
-  where P.Output == Output, P.Failure == Never {
-    publisher.sink { [weak self] in self?.accept($0) }
-  }
-
   /// Attaches the subscriber; it receives the current value first.
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
     subject.receive(subscriber: subscriber)

@@ -26,15 +26,6 @@ public final class PassthroughRelay<Output>: Relay, @unchecked Sendable {
   /// - Parameter value: The value to send.
   public func accept(_ value: Output) { subject.send(value) }
 
-  /// Feeds this relay with every value of `publisher`.
-  ///
-  /// - Parameter publisher: An infallible publisher of values to relay.
-  /// - Returns: A cancellable that stops the feeding.
-  public func subscribe<P: Publisher>(_ publisher: P) -> AnyCancellable
-  where P.Output == Output, P.Failure == Never {
-    publisher.sink { [weak self] in self?.accept($0) }
-  }
-
   /// Attaches the subscriber.
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
     subject.receive(subscriber: subscriber)

@@ -17,6 +17,18 @@ public protocol Relay: Publisher where Failure == Never {
   where P.Output == Output, P.Failure == Never
 }
 
+extension Relay where Self: AnyObject {
+  /// Feeds this relay with every value of `publisher`, holding the relay weakly: the
+  /// feeding keeps no relay alive, and values sent after the relay is gone are dropped.
+  ///
+  /// - Parameter publisher: An infallible publisher of values to relay.
+  /// - Returns: A cancellable that stops the feeding.
+  public func subscribe<P: Publisher>(_ publisher: P) -> AnyCancellable
+  where P.Output == Output, P.Failure == Never {
+    publisher.sink { [weak self] in self?.accept($0) }
+  }
+}
+
 extension Publisher where Failure == Never {
   /// Feeds `relay` with every value of this publisher.
   ///

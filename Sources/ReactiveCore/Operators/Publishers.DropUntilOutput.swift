@@ -12,17 +12,6 @@ extension Publisher {
   ) -> Publishers.DropUntilOutput<Self, P> where Failure == P.Failure {
     Publishers.DropUntilOutput(upstream: self, other: publisher)
   }
-
-  /// Republishes elements until another publisher emits an element.
-  ///
-  /// - Parameter publisher: A second publisher.
-  /// - Returns: A publisher that republishes elements until the second publisher
-  ///   publishes an element, then finishes.
-  public func prefix<P: Publisher>(untilOutputFrom publisher: P)
-    -> Publishers.PrefixUntilOutput<Self, P>
-  {
-    Publishers.PrefixUntilOutput(upstream: self, other: publisher)
-  }
 }
 
 extension Publishers {
@@ -57,36 +46,8 @@ extension Publishers {
       upstream.receive(subscriber: inner)
     }
   }
-
-  /// A publisher that republishes elements until another publisher emits an element.
-  public struct PrefixUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher {
-    /// The kind of values published by this publisher.
-    public typealias Output = Upstream.Output
-    /// The kind of errors this publisher might publish.
-    public typealias Failure = Upstream.Failure
-    /// The publisher that this publisher receives elements from.
-    public let upstream: Upstream
-    /// Another publisher, whose first output causes this publisher to finish.
-    public let other: Other
-
-    /// Creates a publisher that republishes elements until another publisher emits an
-    /// element.
-    public init(upstream: Upstream, other: Other) {
-      self.upstream = upstream
-      self.other = other
-    }
-
-    /// Attaches the subscriber; the trigger's first value finishes it.
-    public func receive<S: Subscriber>(subscriber: S)
-    where Output == S.Input, Failure == S.Failure {
-      // As in Combine, the trigger is subscribed first, then the upstream.
-      upstream.receive(
-        subscriber: PrefixUntilOutputSubscription<Other, S>(downstream: subscriber, trigger: other))
-    }
-  }
 }
 
-/// Whether a trigger publisher has emitted.
 /// The subscription of `drop(untilOutputFrom:)`, in Combine's shape: values are dropped
 /// (each still counts against the demand asked for) until the other publisher publishes;
 /// the other publisher finishing or failing first ends the sequence with its completion.
@@ -240,121 +201,5 @@ where Downstream.Failure == Other.Failure {
     var description: String { "DropUntilOutput" }
     var customMirror: Mirror { Mirror(self, children: [:]) }
     var playgroundDescription: Any { description }
-  }
-}
-
-/// The subscription of `prefix(untilOutputFrom:)`, in Combine's shape: values pass until
-/// the trigger publishes, which cancels the upstream and finishes; the trigger finishing
-/// or failing changes nothing. Like Combine's, it does not describe itself.
-///
-/// - Note: Thread-safe. `lock` guards every variable below.
-private final class PrefixUntilOutputSubscription<Other: Publisher, Downstream: Subscriber>:
-  Subscriber, Subscription, @unchecked Sendable
-{
-  typealias Input = Downstream.Input
-  typealias Failure = Downstream.Failure
-
-  private let downstream: Downstream
-  /// The lock that guards every variable below.
-  private let lock = Lock()
-  @exclusivity(unchecked)
-  private var prefixStatus = SubscriptionStatus.awaitingSubscription
-  @exclusivity(unchecked)
-  private var triggerStatus = SubscriptionStatus.awaitingSubscription
-  @exclusivity(unchecked)
-  private var isTriggered = false
-
-  init(downstream: Downstream, trigger: Other) {
-    self.downstream = downstream
-    trigger.subscribe(TriggerSubscriber(parent: self))
-  }
-
-  func receive(subscription: any Subscription) {
-    lock.lock()
-    guard case .awaitingSubscription = prefixStatus else {
-      lock.unlock()
-      subscription.cancel()
-      return
-    }
-    prefixStatus = isTriggered ? .terminal : .subscribed(subscription)
-    lock.unlock()
-    downstream.receive(subscription: self)
-  }
-
-  func receive(_ input: Input) -> Subscribers.Demand {
-    guard lock.withLock({ prefixStatus.subscription }) != nil else { return .none }
-    return downstream.receive(input)
-  }
-
-  func receive(completion: Subscribers.Completion<Failure>) {
-    lock.lock()
-    let wasSubscribed = prefixStatus.subscription != nil
-    let trigger = triggerStatus.subscription
-    prefixStatus = .terminal
-    triggerStatus = .terminal
-    lock.unlock()
-    trigger?.cancel()
-    if wasSubscribed { downstream.receive(completion: completion) }
-  }
-
-  func request(_ demand: Subscribers.Demand) {
-    lock.withLock { prefixStatus.subscription }?.request(demand)
-  }
-
-  func cancel() {
-    lock.lock()
-    let taken = (prefixStatus.subscription, triggerStatus.subscription)
-    prefixStatus = .terminal
-    triggerStatus = .terminal
-    lock.unlock()
-    taken.0?.cancel()
-    taken.1?.cancel()
-  }
-
-  fileprivate func triggerReceive(subscription: any Subscription) {
-    let accepted = lock.withLock { () -> Bool in
-      guard case .awaitingSubscription = triggerStatus else { return false }
-      triggerStatus = .subscribed(subscription)
-      return true
-    }
-    guard accepted else { return subscription.cancel() }
-    subscription.request(.max(1))
-  }
-
-  fileprivate func triggerReceive() -> Subscribers.Demand {
-    lock.lock()
-    guard case .subscribed = triggerStatus else {
-      lock.unlock()
-      return .none
-    }
-    let prefix = prefixStatus.subscription
-    prefixStatus = .terminal
-    triggerStatus = .terminal
-    isTriggered = true
-    lock.unlock()
-    prefix?.cancel()
-    downstream.receive(completion: .finished)
-    return .none
-  }
-
-  fileprivate func triggerReceiveCompletion() {
-    lock.withLock { triggerStatus = .terminal }
-  }
-
-  /// The subscriber attached to the trigger publisher; it shares the operator's identity.
-  private struct TriggerSubscriber: Subscriber {
-    typealias Input = Other.Output
-    typealias Failure = Other.Failure
-
-    let parent: PrefixUntilOutputSubscription
-    var combineIdentifier: CombineIdentifier { parent.combineIdentifier }
-
-    func receive(subscription: any Subscription) {
-      parent.triggerReceive(subscription: subscription)
-    }
-    func receive(_ input: Input) -> Subscribers.Demand { parent.triggerReceive() }
-    func receive(completion: Subscribers.Completion<Failure>) {
-      parent.triggerReceiveCompletion()
-    }
   }
 }

@@ -389,6 +389,28 @@ private func delaySubscriptionEvent(_ tracking: Tracking) -> Event<Int, TestErro
       ])
   }
 
+  /// With `latest: false`, values arriving while a value and then the completion wait
+  /// are dropped: the first value goes out, then the completion, in one emission.
+  @Test func firstValueGoesOutBeforeTheCompletionWhenNotLatest() {
+    let scheduler = TestScheduler()
+    let subject = Subject()
+    let tracking = Tracking()
+    subject.throttle(for: .seconds(1), scheduler: scheduler, latest: false).subscribe(tracking)
+    subject.send(1)
+    scheduler.advance()
+    subject.send(2)
+    subject.send(3)
+    subject.send(completion: .finished)
+    subject.send(4)
+    scheduler.advance(by: .milliseconds(999))
+    #expect(tracking.values == [1])
+    scheduler.advance(by: .milliseconds(1))
+    #expect(
+      tracking.events == [
+        .subscription("Throttle"), .value(1), .value(2), .completion(.finished),
+      ])
+  }
+
   @Test func completionAloneIsScheduledAtOnce() {
     let scheduler = TestScheduler()
     let subject = Subject()

@@ -26,7 +26,16 @@ enum TimingStatus {
 }
 
 /// The skeleton shared by the subscriptions of the operators that deliver on a scheduler:
-/// `receive(on:)`, `delay`, `timeout`, `debounce` and `throttle`.
+/// `receive(on:)`, `subscribe(on:)`, `delay`, `timeout`, `debounce`, `throttle`,
+/// `measureInterval` and `collect(byTime:)`. (`subscribe(on:)` and `measureInterval`
+/// pass events straight through, and `collect(byTime:)` drains on one thread at a time:
+/// those three call their subscriber without ``deliveryLock``, as Combine's do.)
+///
+/// An operator with state of its own keeps it in a state machine under ``lock``
+/// (`DebounceStateMachine`, `ThrottleStateMachine`, `TimeoutStateMachine`,
+/// `CollectByTimeStateMachine` in `Internal/Timing/`): a value type fed events under the
+/// lock, returning a named action that the subscription carries out once it has
+/// unlocked.
 ///
 /// It holds the status and the subscriber under ``lock``, and serializes every call into
 /// the subscriber with ``deliveryLock``: a scheduler may run two deliveries at once (a
@@ -91,15 +100,59 @@ class TimingSubscription<Downstream: Subscriber>: @unchecked Sendable {
   /// Cancelling before the upstream subscription arrives, or after the upstream
   /// completed, changes nothing: the subscription still takes the upstream when it comes,
   /// and a pending completion is still delivered, as in Combine.
-  final func endSubscribed() -> (any Subscription)? {
+  final func endSubscribed() -> (any Subscription)? { endSubscribed { nil } }
+
+  /// Ends the subscription, if it was subscribed, and lets the operator end its own
+  /// state in the same critical section.
+  ///
+  /// - Parameter endState: Run under ``lock`` once the status is terminal; returns the
+  ///   operator's timer, if any, which is cancelled once the lock is released.
+  /// - Returns: The upstream to cancel, if it was subscribed; `endState` did not run
+  ///   otherwise.
+  final func endSubscribed(
+    ending endState: () -> (any Cancellable)?
+  ) -> (any Subscription)? {
     lock.lock()
     guard case .subscribed(let upstream) = status else {
       lock.unlock()
       return nil
     }
     status = .terminal
+    let stopped = endState()
     lock.unlock()
+    stopped?.cancel()
     return upstream
+  }
+
+  /// Whether the subscription is subscribed: not before the upstream subscription
+  /// arrives, nor once it completed or was cancelled.
+  final var isSubscribed: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    if case .subscribed = status { return true }
+    return false
+  }
+
+  /// Runs `event` under ``lock`` if the subscription is subscribed, handing it the
+  /// upstream subscription: the way a state machine's event goes in.
+  ///
+  /// - Returns: What `event` returned (an action for the caller to carry out once the
+  ///   lock is released), or `nil` if not subscribed: `event` did not run.
+  final func ifSubscribed<Action>(_ event: (any Subscription) -> Action) -> Action? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard case .subscribed(let upstream) = status else { return nil }
+    return event(upstream)
+  }
+
+  /// Ends the subscription and lets go of the subscriber; the caller holds ``lock``.
+  ///
+  /// - Returns: The subscriber, for the caller to release once it has unlocked: its
+  ///   `deinit` may run any code.
+  final func endLocked() -> Downstream? {
+    status = .terminal
+    defer { downstream = nil }
+    return downstream
   }
 
   // MARK: Downstream
@@ -108,6 +161,14 @@ class TimingSubscription<Downstream: Subscriber>: @unchecked Sendable {
   final var currentDownstream: Downstream? {
     lock.lock()
     defer { lock.unlock() }
+    return downstream
+  }
+
+  /// The subscriber, while subscribed: an event passing straight through goes to it.
+  final var subscribedDownstream: Downstream? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard case .subscribed = status else { return nil }
     return downstream
   }
 

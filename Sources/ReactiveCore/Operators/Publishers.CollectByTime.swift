@@ -96,168 +96,103 @@ extension Publishers {
 }
 
 /// Gathers elements into the current group, closes groups on the timer or at the count,
-/// and drains closed groups to the subscriber as demand allows.
+/// and drains closed groups to the subscriber as demand allows; the groups live in a
+/// ``CollectByTimeStateMachine`` guarded by ``TimingSubscription/lock``.
 ///
-/// Only one thread drains at a time (`isDraining`); a thread that finds a drain running
-/// leaves its work to it, and the drainer re-reads the state after every delivery, so
-/// deliveries never overlap and re-entrant requests are picked up by the loop.
+/// Only one thread drains at a time; a thread that finds a drain running leaves its work
+/// to it, and the drainer re-reads the state after every delivery, so deliveries never
+/// overlap and re-entrant requests are picked up by the loop. Deliveries therefore go
+/// straight to the subscriber, not through ``TimingSubscription/deliveryLock``.
 final class CollectByTimeSubscription<
   Upstream: Publisher, Context: Scheduler, Downstream: Subscriber
->: Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, @unchecked Sendable
+>: TimingSubscription<Downstream>, Subscriber, Subscription, CustomStringConvertible,
+  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure {
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
-  /// The lock that guards every `var`.
-  private let lock = Lock()
+  /// The groups, the timer, the demand and the drain; guarded by
+  /// ``TimingSubscription/lock``.
   @exclusivity(unchecked)
-  private var status = SubscriptionStatus.awaitingSubscription
-  @exclusivity(unchecked)
-  private var downstream: Downstream?
-  @exclusivity(unchecked)
-  private var demand = Subscribers.Demand.none
-  @exclusivity(unchecked)
-  private var current: [Input] = []
-  @exclusivity(unchecked)
-  private var closed: [[Input]] = []
-  @exclusivity(unchecked)
-  private var closedStart = 0
-  @exclusivity(unchecked)
-  private var pendingCompletion: Subscribers.Completion<Failure>?
-  @exclusivity(unchecked)
-  private var isDraining = false
-  @exclusivity(unchecked)
-  private var timer: (any Cancellable)?
+  private var machine: CollectByTimeStateMachine<Input, Failure>
   private let scheduler: Context
   private let stride: Context.SchedulerTimeType.Stride
-  private let maxCount: Int?
   private let options: Context.SchedulerOptions?
+  /// Whether the strategy is `.byTime`, which asks the upstream for everything at once.
+  private let requestsUnlimited: Bool
 
   init(_ publisher: Publishers.CollectByTime<Upstream, Context>, downstream: Downstream) {
-    self.downstream = downstream
     switch publisher.strategy {
     case .byTime(let scheduler, let stride):
-      (self.scheduler, self.stride, maxCount) = (scheduler, stride, nil)
+      (self.scheduler, self.stride) = (scheduler, stride)
+      machine = CollectByTimeStateMachine(maxCount: nil)
     case .byTimeOrCount(let scheduler, let stride, let count):
-      (self.scheduler, self.stride, maxCount) = (scheduler, stride, count)
+      (self.scheduler, self.stride) = (scheduler, stride)
+      machine = CollectByTimeStateMachine(maxCount: count)
     }
     options = publisher.options
+    requestsUnlimited = machine.maxCount == nil
+    super.init(downstream: downstream)
   }
 
-  private var hasClosedGroup: Bool { closedStart < closed.count }
-
   func receive(subscription: any Subscription) {
-    let target = lock.withLock { () -> Downstream? in
-      guard case .awaitingSubscription = status, let downstream else { return nil }
-      status = .subscribed(subscription)
-      return downstream
-    }
-    guard let target else { return subscription.cancel() }
+    guard adopt(subscription) else { return }
     let newTimer = scheduler.schedule(
       after: scheduler.now.advanced(by: stride), interval: stride,
       tolerance: scheduler.minimumTolerance, options: options
     ) { [weak self] in self?.tick() }
-    let unused = lock.withLock { () -> (any Cancellable)? in
-      guard case .subscribed = status else { return newTimer }
-      timer = newTimer
-      return nil
-    }
-    unused?.cancel()
-    target.receive(subscription: self)
-    if maxCount == nil { subscription.request(.unlimited) }
+    lock.lock()
+    let unwanted = machine.timerScheduled(newTimer)
+    lock.unlock()
+    unwanted?.cancel()
+    deliver(subscription: self)
+    if requestsUnlimited { subscription.request(.unlimited) }
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    let groupClosed = lock.withLock { () -> Bool in
-      guard case .subscribed = status else { return false }
-      current.append(input)
-      guard let maxCount, current.count >= maxCount else { return false }
-      closed.append(current)
-      current = []
-      return true
+    switch ifSubscribed({ _ in machine.valueArrived(input) }) {
+    case .drain: drain()
+    case .wait, nil: break
     }
-    if groupClosed { drain() }
     return .none
   }
 
+  /// Closes the current group when the timer fires.
   private func tick() {
-    let groupClosed = lock.withLock { () -> Bool in
-      guard case .subscribed = status, !current.isEmpty else { return false }
-      closed.append(current)
-      current = []
-      return true
+    switch ifSubscribed({ _ in machine.timerFired() }) {
+    case .drain: drain()
+    case .wait, nil: break
     }
-    if groupClosed { drain() }
   }
 
+  /// Stops the timer, closes or discards the groups, and drains them and the completion.
   func receive(completion: Subscribers.Completion<Failure>) {
-    let taken = lock.withLock { () -> (any Cancellable)?? in
-      guard case .subscribed = status else { return .none }
-      status = .terminal
-      switch completion {
-      case .finished:
-        if !current.isEmpty { closed.append(current) }
-      case .failure:
-        closed = []
-        closedStart = 0
-      }
-      current = []
-      pendingCompletion = completion
-      defer { timer = nil }
-      return .some(timer)
-    }
-    guard case .some(let pendingTimer) = taken else { return }
-    pendingTimer?.cancel()
+    guard endSubscribed(ending: { machine.completionArrived(completion) }) != nil else { return }
     drain()
-  }
-
-  private enum Step {
-    case group(Downstream, [Input])
-    case completion(Downstream, Subscribers.Completion<Failure>)
-    case idle
   }
 
   /// Delivers closed groups while there is demand, then the completion once no group is
   /// left.
   private func drain() {
-    if !lock.withLock({ () -> Bool in
-      guard !isDraining else { return false }
-      isDraining = true
-      return true
-    }) {
-      return
-    }
+    lock.lock()
+    let claimed = machine.startDraining()
+    lock.unlock()
+    guard claimed else { return }
     while true {
-      let step = lock.withLock { () -> Step in
-        guard let downstream else {
-          isDraining = false
-          return .idle
-        }
-        if hasClosedGroup, demand > 0 {
-          demand -= 1
-          let group = closed[closedStart]
-          closedStart += 1
-          if closedStart == closed.count {
-            closed.removeAll(keepingCapacity: true)
-            closedStart = 0
-          }
-          return .group(downstream, group)
-        }
-        if !hasClosedGroup, let pendingCompletion {
-          self.pendingCompletion = nil
-          self.downstream = nil
-          isDraining = false
-          return .completion(downstream, pendingCompletion)
-        }
-        isDraining = false
-        return .idle
+      lock.lock()
+      guard let target = downstream else {
+        machine.stopDraining()
+        lock.unlock()
+        return
       }
+      let step = machine.nextStep()
+      if case .completion = step { downstream = nil }
+      lock.unlock()
       switch step {
-      case .group(let target, let group):
+      case .group(let group):
         let more = target.receive(group)
         if more > 0 { add(more) }
-      case .completion(let target, let completion):
+      case .completion(let completion):
         return target.receive(completion: completion)
       case .idle:
         return
@@ -267,12 +202,15 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
 
   /// Adds downstream demand and asks the upstream for what it stands for.
   private func add(_ more: Subscribers.Demand) {
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      guard downstream != nil else { return nil }
-      demand += more
-      return status.subscription
+    lock.lock()
+    guard downstream != nil else {
+      lock.unlock()
+      return
     }
-    if let maxCount, let upstream { upstream.request(more * maxCount) }
+    let upstreamDemand = machine.demandAdded(more)
+    let upstream = status.subscription
+    lock.unlock()
+    if let upstreamDemand, let upstream { upstream.request(upstreamDemand) }
   }
 
   func request(_ additional: Subscribers.Demand) {
@@ -281,20 +219,15 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
   }
 
   func cancel() {
-    let taken = lock.withLock { () -> ((any Subscription)?, (any Cancellable)?) in
-      defer {
-        status = .terminal
-        downstream = nil
-        timer = nil
-        current = []
-        closed = []
-        closedStart = 0
-        pendingCompletion = nil
-      }
-      return (status.subscription, timer)
-    }
-    taken.1?.cancel()
-    taken.0?.cancel()
+    lock.lock()
+    let upstream = status.subscription
+    let subscriber = endLocked()
+    let stopped = machine.cancelled()
+    lock.unlock()
+    // Released here, not under the lock: a subscriber's `deinit` may run any code.
+    withExtendedLifetime(subscriber) {}
+    stopped?.cancel()
+    upstream?.cancel()
   }
 
   var description: String { "CollectByTime" }

@@ -78,7 +78,8 @@ extension Publishers {
   }
 }
 
-/// Holds the latest value and the timer that will publish it.
+/// Holds the latest value and the timer that will publish it, in a
+/// ``DebounceStateMachine`` guarded by ``TimingSubscription/lock``.
 ///
 /// The timer is scheduled as repeating work so that it can be cancelled, as Combine does:
 /// a newer value, the completion and `cancel()` each cancel it, and so does its own
@@ -92,20 +93,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
+  /// The latest value, its timer and the demand; guarded by ``TimingSubscription/lock``.
   @exclusivity(unchecked)
-  private var demand = Subscribers.Demand.none
-  /// The latest value; Combine keeps it after publishing it (its mirror shows it).
-  @exclusivity(unchecked)
-  private var latest: Input?
-  /// Whether ``latest`` waits for its timer: cleared when it fires, so that a repeating
-  /// timer that fires again before it is cancelled publishes nothing.
-  @exclusivity(unchecked)
-  private var isDue = false
-  /// The generation of the newest value; a firing timer of another one is stale.
-  @exclusivity(unchecked)
-  private var generation = 0
-  @exclusivity(unchecked)
-  private var timer: (any Cancellable)?
+  private var machine = DebounceStateMachine<Input>()
   private let dueTime: Context.SchedulerTimeType.Stride
   private let scheduler: Context
   private let options: Context.SchedulerOptions?
@@ -129,33 +119,20 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// subscription or the timer's own firing (at once, on ``ImmediateScheduler``) may come
   /// meanwhile; the new timer is then cancelled at once.
   func receive(_ input: Input) -> Subscribers.Demand {
-    lock.lock()
-    guard case .subscribed = status else {
+    guard let action = ifSubscribed({ _ in machine.valueArrived(input) }) else { return .none }
+    switch action {
+    case .startTimer(let generation, let replaced):
+      // Released here, not under the lock: a value's `deinit` may run any code.
+      withExtendedLifetime(replaced) {}
+      let newTimer = scheduler.schedule(
+        after: scheduler.now.advanced(by: dueTime), interval: dueTime,
+        tolerance: scheduler.minimumTolerance, options: options
+      ) { self.due(generation) }
+      lock.lock()
+      let stored = machine.timerScheduled(newTimer, generation: generation)
       lock.unlock()
-      return .none
+      stored.run()
     }
-    generation += 1
-    let current = generation
-    let replacedValue = latest
-    latest = input
-    isDue = true
-    lock.unlock()
-    // Released here, not under the lock: a value's `deinit` may run any code.
-    withExtendedLifetime(replacedValue) {}
-    let newTimer = scheduler.schedule(
-      after: scheduler.now.advanced(by: dueTime), interval: dueTime,
-      tolerance: scheduler.minimumTolerance, options: options
-    ) { self.due(current) }
-    lock.lock()
-    guard generation == current, isDue, case .subscribed = status else {
-      lock.unlock()
-      newTimer.cancel()
-      return .none
-    }
-    let replacedTimer = timer
-    timer = newTimer
-    lock.unlock()
-    replacedTimer?.cancel()
     return .none
   }
 
@@ -163,41 +140,30 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// subscriber has demand; drops it otherwise.
   private func due(_ firing: Int) {
     lock.lock()
-    guard case .subscribed = status, generation == firing, isDue, let value = latest,
-      let target = downstream
-    else {
+    guard case .subscribed = status, let target = downstream else {
       lock.unlock()
       return
     }
-    // A timer that fires before `receive(_:)` has stored it finds the replaced one
-    // stored, which is cancelled too; `receive(_:)` then cancels the one that fired.
-    isDue = false
-    let fired = timer
-    timer = nil
-    let hasDemand = demand > .none
-    if hasDemand { demand -= 1 }
+    let action = machine.timerFired(generation: firing)
     lock.unlock()
-    fired?.cancel()
-    guard hasDemand else { return }
-    let more = deliver(value, to: target)
-    guard more != .none else { return }
-    lock.lock()
-    demand += more
-    lock.unlock()
+    switch action {
+    case .ignore:
+      return
+    case .drop(let fired):
+      fired?.cancel()
+    case .deliver(let value, let fired):
+      fired?.cancel()
+      let more = deliver(value, to: target)
+      guard more != .none else { return }
+      lock.lock()
+      machine.demandAdded(more)
+      lock.unlock()
+    }
   }
 
   /// Drops the value waiting, if any, and schedules the completion.
   func receive(completion: Subscribers.Completion<Failure>) {
-    lock.lock()
-    guard case .subscribed = status else {
-      lock.unlock()
-      return
-    }
-    status = .terminal
-    let stopped = timer
-    timer = nil
-    lock.unlock()
-    stopped?.cancel()
+    guard endSubscribed(ending: { machine.cancelled() }) != nil else { return }
     // Combine schedules the completion without the operator's options, and delivers it
     // even if the subscriber cancels meanwhile.
     scheduler.schedule(options: nil) { self.finishScheduled(completion) }
@@ -213,24 +179,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   func request(_ additional: Subscribers.Demand) {
-    lock.lock()
-    if case .subscribed = status { demand += additional }
-    lock.unlock()
+    _ = ifSubscribed { _ in machine.demandAdded(additional) }
   }
 
-  func cancel() {
-    lock.lock()
-    guard case .subscribed(let upstream) = status else {
-      lock.unlock()
-      return
-    }
-    status = .terminal
-    let stopped = timer
-    timer = nil
-    lock.unlock()
-    stopped?.cancel()
-    upstream.cancel()
-  }
+  func cancel() { endSubscribed { machine.cancelled() }?.cancel() }
 
   var description: String { "Debounce" }
 
@@ -238,8 +190,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     lock.lock()
     let children: KeyValuePairs<String, Any> = [
       "downstream": downstream.map { $0 as Any } ?? downstream as Any,
-      "downstreamDemand": demand,
-      "currentValue": latest as Any,
+      "downstreamDemand": machine.demand,
+      "currentValue": machine.latest as Any,
     ]
     lock.unlock()
     return Mirror(self, children: children)

@@ -65,93 +65,73 @@ extension Publishers {
 
 /// Replaces each value with the time since the previous event, read from the scheduler.
 ///
-/// The clock is read only while subscribed, and the subscription keeps its subscriber
-/// for as long as it lives, as Combine's does (see ``TimingSubscription``).
+/// Built on ``TimingSubscription`` for its status and subscriber, which it never lets go
+/// of; events pass straight through, so calls into the subscriber do not take
+/// ``TimingSubscription/deliveryLock``. The clock is read only while subscribed, and the
+/// subscription keeps its subscriber for as long as it lives, as Combine's does (see
+/// ``TimingSubscription``).
 final class MeasureIntervalSubscription<
   Upstream: Publisher, Context: Scheduler, Downstream: Subscriber
->: Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, @unchecked Sendable
+>: TimingSubscription<Downstream>, Subscriber, Subscription, CustomStringConvertible,
+  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure == Upstream.Failure {
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
-  /// The lock that guards `status` and `last`.
-  private let lock = Lock()
-  @exclusivity(unchecked)
-  private var status = SubscriptionStatus.awaitingSubscription
-  /// When the previous event (the subscription, then each value) arrived.
+  /// When the previous event (the subscription, then each value) arrived; guarded by
+  /// ``TimingSubscription/lock``, and `nil` once the subscription ends.
   @exclusivity(unchecked)
   private var last: Context.SchedulerTimeType?
-  private let downstream: Downstream
   private let scheduler: Context
 
   init(downstream: Downstream, scheduler: Context) {
-    self.downstream = downstream
     self.scheduler = scheduler
-  }
-
-  /// The upstream subscription, if subscribed; the clock is read only then.
-  private var upstream: (any Subscription)? {
-    lock.lock()
-    defer { lock.unlock() }
-    return status.subscription
+    super.init(downstream: downstream)
   }
 
   func receive(subscription: any Subscription) {
-    lock.lock()
-    guard case .awaitingSubscription = status else {
-      lock.unlock()
-      subscription.cancel()
-      return
-    }
-    status = .subscribed(subscription)
-    lock.unlock()
+    guard adopt(subscription) else { return }
     let now = scheduler.now
     lock.lock()
     if case .subscribed = status, last == nil { last = now }
+    let target = downstream
     lock.unlock()
-    downstream.receive(subscription: self)
+    target?.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard upstream != nil else { return .none }
+    guard isSubscribed else { return .none }
     let now = scheduler.now
     lock.lock()
-    guard case .subscribed(let upstream) = status, let previous = last else {
+    guard case .subscribed(let upstream) = status, let previous = last, let target = downstream
+    else {
       lock.unlock()
       return .none
     }
     last = now
     lock.unlock()
-    let demand = downstream.receive(previous.distance(to: now))
+    let demand = target.receive(previous.distance(to: now))
     if demand != .none { upstream.request(demand) }
     return .none
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    lock.lock()
-    guard case .subscribed = status else {
-      lock.unlock()
-      return
-    }
-    status = .terminal
-    last = nil
-    lock.unlock()
-    downstream.receive(completion: completion)
+    guard stop() != nil else { return }
+    currentDownstream?.receive(completion: completion)
   }
 
-  func request(_ demand: Subscribers.Demand) { upstream?.request(demand) }
+  func request(_ demand: Subscribers.Demand) { requestUpstream(demand) }
 
-  func cancel() {
-    lock.lock()
-    guard case .subscribed(let upstream) = status else {
-      lock.unlock()
-      return
+  func cancel() { stop()?.cancel() }
+
+  /// Ends the subscription, if subscribed, forgetting the last event's time.
+  ///
+  /// - Returns: The upstream subscription, if it was subscribed.
+  private func stop() -> (any Subscription)? {
+    endSubscribed {
+      last = nil
+      return nil
     }
-    status = .terminal
-    last = nil
-    lock.unlock()
-    upstream.cancel()
   }
 
   var description: String { "MeasureInterval" }

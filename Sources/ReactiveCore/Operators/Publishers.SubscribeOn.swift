@@ -72,87 +72,54 @@ extension Publishers {
 /// Passes values and the completion straight down; sends requests and cancellation
 /// upstream through the scheduler, one at a time.
 ///
-/// The scheduled work holds the subscription strongly, as Combine's does, and the
-/// subscription keeps its subscriber for as long as it lives (see
-/// ``TimingSubscription``).
+/// Built on ``TimingSubscription`` for its status and subscriber, which it never lets go
+/// of; events pass straight through, so calls into the subscriber do not take
+/// ``TimingSubscription/deliveryLock``. The scheduled work holds the subscription
+/// strongly, as Combine's does, and the subscription keeps its subscriber for as long as
+/// it lives (see ``TimingSubscription``).
 final class SubscribeOnSubscription<
   Upstream: Publisher, Context: Scheduler, Downstream: Subscriber
->: Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, @unchecked Sendable
+>: TimingSubscription<Downstream>, Subscriber, Subscription, CustomStringConvertible,
+  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
-  /// The lock that guards `status`.
-  private let lock = Lock()
   /// Held while calling the upstream subscription from the scheduler; a thread that
   /// already holds it traps instead of entering again.
   private let upstreamLock = RecursiveLock()
-  @exclusivity(unchecked)
-  private var status = SubscriptionStatus.awaitingSubscription
-  private let downstream: Downstream
   private let scheduler: Context
   private let options: Context.SchedulerOptions?
 
   init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-    self.downstream = downstream
     self.scheduler = scheduler
     self.options = options
+    super.init(downstream: downstream)
   }
 
   func receive(subscription: any Subscription) {
-    lock.lock()
-    guard case .awaitingSubscription = status else {
-      lock.unlock()
-      subscription.cancel()
-      return
-    }
-    status = .subscribed(subscription)
-    lock.unlock()
-    downstream.receive(subscription: self)
+    guard adopt(subscription) else { return }
+    currentDownstream?.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    lock.lock()
-    guard case .subscribed = status else {
-      lock.unlock()
-      return .none
-    }
-    lock.unlock()
-    return downstream.receive(input)
+    subscribedDownstream?.receive(input) ?? .none
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    lock.lock()
-    guard case .subscribed = status else {
-      lock.unlock()
-      return
-    }
-    status = .terminal
-    lock.unlock()
-    downstream.receive(completion: completion)
+    guard endSubscribed() != nil else { return }
+    currentDownstream?.receive(completion: completion)
   }
 
   func request(_ demand: Subscribers.Demand) {
-    lock.lock()
-    guard case .subscribed(let upstream) = status else {
-      lock.unlock()
-      return
-    }
-    lock.unlock()
+    guard let upstream = ifSubscribed({ $0 }) else { return }
     scheduler.schedule(options: options) { self.callUpstream { upstream.request(demand) } }
   }
 
   /// Cancels on the scheduler; from here on nothing passes either way, and a request
   /// already scheduled still reaches the upstream first.
   func cancel() {
-    lock.lock()
-    guard case .subscribed(let upstream) = status else {
-      lock.unlock()
-      return
-    }
-    status = .terminal
-    lock.unlock()
+    guard let upstream = endSubscribed() else { return }
     scheduler.schedule(options: options) { self.callUpstream { upstream.cancel() } }
   }
 

@@ -83,7 +83,8 @@ extension Publishers {
 }
 
 /// Holds at most one scheduled emission (a value, a completion, or a value then the
-/// completion) and the time of the last emitted value.
+/// completion) and the time of the last emitted value, in a ``ThrottleStateMachine``
+/// guarded by ``TimingSubscription/lock``.
 ///
 /// It reads the scheduler's clock as Combine's does, which a recording scheduler can see:
 /// when created, when subscribed, for each value and completion that arrives while
@@ -96,51 +97,19 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
+  /// The scheduled emission, the last emission's time and the demand; guarded by
+  /// ``TimingSubscription/lock``.
   @exclusivity(unchecked)
-  private var demand = Subscribers.Demand.none
-  @exclusivity(unchecked)
-  private var pendingValue: Input?
-  @exclusivity(unchecked)
-  private var pendingCompletion: Subscribers.Completion<Failure>?
-  @exclusivity(unchecked)
-  private var lastEmission: Context.SchedulerTimeType?
-  private let interval: Context.SchedulerTimeType.Stride
+  private var machine: ThrottleStateMachine<Input, Failure, Context>
   private let scheduler: Context
-  private let latest: Bool
 
   init(_ publisher: Publishers.Throttle<Upstream, Context>, downstream: Downstream) {
-    interval = publisher.interval
     scheduler = publisher.scheduler
-    latest = publisher.latest
+    machine = ThrottleStateMachine(interval: publisher.interval, latest: publisher.latest)
     // Combine reads the clock here and again on subscription; nothing depends on either
     // reading, but a scheduler sees both.
     _ = scheduler.now
     super.init(downstream: downstream)
-  }
-
-  private var hasScheduledEmission: Bool { pendingValue != nil || pendingCompletion != nil }
-
-  /// Whether the subscription is subscribed; the clock is read only then.
-  private var isSubscribed: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    if case .subscribed = status { return true }
-    return false
-  }
-
-  /// Ends the subscription and lets go of the subscriber and anything pending; the caller
-  /// holds the lock.
-  ///
-  /// - Returns: What it let go of, for the caller to release once it has unlocked: a
-  ///   subscriber's or a value's `deinit` may run any code.
-  private func terminate() -> (Downstream?, Input?, Subscribers.Completion<Failure>?) {
-    defer {
-      status = .terminal
-      downstream = nil
-      pendingValue = nil
-      pendingCompletion = nil
-    }
-    return (downstream, pendingValue, pendingCompletion)
   }
 
   func receive(subscription: any Subscription) {
@@ -156,26 +125,14 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   func receive(_ input: Input) -> Subscribers.Demand {
     guard isSubscribed else { return .none }
     let now = scheduler.now
-    lock.lock()
-    guard case .subscribed = status, demand > .none else {
-      lock.unlock()
+    guard let action = ifSubscribed({ _ in machine.valueArrived(input, now: now) }) else {
       return .none
     }
-    if hasScheduledEmission {
-      let dropped = latest ? pendingValue : input
-      if latest { pendingValue = input }
-      lock.unlock()
-      withExtendedLifetime(dropped) {}
-      return .none
-    }
-    let due = lastEmission.map { Swift.max(now, $0.advanced(by: interval)) } ?? now
-    demand -= 1
-    pendingValue = input
-    lock.unlock()
-    if due == now {
-      scheduler.schedule { [weak self] in self?.emit() }
-    } else {
-      scheduler.schedule(after: due) { [weak self] in self?.emit() }
+    switch action {
+    case .drop: break
+    case .release(let replaced): withExtendedLifetime(replaced) {}
+    case .scheduleNow: scheduler.schedule { [weak self] in self?.emit() }
+    case .schedule(let due): scheduler.schedule(after: due) { [weak self] in self?.emit() }
     }
     return .none
   }
@@ -184,16 +141,15 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   func receive(completion: Subscribers.Completion<Failure>) {
     guard isSubscribed else { return }
     _ = scheduler.now
-    lock.lock()
-    guard case .subscribed(let upstream) = status else {
-      lock.unlock()
-      return
+    let scheduled = ifSubscribed { upstream in
+      status = .pendingTerminal(upstream)
+      return machine.completionArrived(completion)
     }
-    status = .pendingTerminal(upstream)
-    let waiting = hasScheduledEmission
-    pendingCompletion = completion
-    lock.unlock()
-    if !waiting { scheduler.schedule { [weak self] in self?.emit() } }
+    guard let action = scheduled else { return }
+    switch action {
+    case .scheduleNow: scheduler.schedule { [weak self] in self?.emit() }
+    case .followValue: break
+    }
   }
 
   /// Delivers what is scheduled: a value, the completion, or a value then the completion.
@@ -203,38 +159,42 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
       lock.unlock()
       return
     }
-    let emitsValueAlone = pendingValue != nil && pendingCompletion == nil
+    let readsClock = machine.emitsValueAlone
     lock.unlock()
-    let now = emitsValueAlone ? scheduler.now : nil
+    let now = readsClock ? scheduler.now : nil
     lock.lock()
     guard status.subscription != nil, let target = downstream else {
       lock.unlock()
       return
     }
-    let value = pendingValue
-    let completion = pendingCompletion
-    pendingValue = nil
-    pendingCompletion = nil
-    if let now, completion == nil { lastEmission = now }
-    let released = completion != nil ? terminate() : nil
+    let emission = machine.emit(now: now)
+    // The subscriber is let go here; `target` keeps it until the delivery is over.
+    if emission.completes { _ = endLocked() }
     lock.unlock()
-    withExtendedLifetime(released) {}
-    let more = deliveryLock.withLock { () -> Subscribers.Demand in
-      let more = value.map { target.receive($0) } ?? .none
-      if let completion { target.receive(completion: completion) }
-      return more
+    let more: Subscribers.Demand
+    switch emission {
+    case .nothing:
+      return
+    case .value(let value):
+      more = deliver(value, to: target)
+    case .completion(let completion):
+      return deliver(completion, to: target)
+    case .valueThenCompletion(let value, let completion):
+      // One delivery, so that no other can come between the value and the completion.
+      return deliveryLock.withLock {
+        _ = target.receive(value)
+        target.receive(completion: completion)
+      }
     }
     guard more != .none else { return }
     lock.lock()
-    demand += more
+    machine.demandAdded(more)
     lock.unlock()
   }
 
   func request(_ additional: Subscribers.Demand) {
     guard additional > .none else { return }
-    lock.lock()
-    if case .subscribed = status { demand += additional }
-    lock.unlock()
+    _ = ifSubscribed { _ in machine.demandAdded(additional) }
   }
 
   /// Cancels the upstream, whether or not a completion is pending, and lets go of the
@@ -243,10 +203,14 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   func cancel() {
     lock.lock()
     let upstream = status.subscription
-    let released = terminate()
+    let subscriber = endLocked()
+    let discarded = machine.cancelled()
     lock.unlock()
     upstream?.cancel()
-    withExtendedLifetime(released) {}
+    // Released here, not under the lock: a subscriber's or a value's `deinit` may run
+    // any code.
+    withExtendedLifetime(subscriber) {}
+    withExtendedLifetime(discarded) {}
   }
 
   var description: String { "Throttle" }

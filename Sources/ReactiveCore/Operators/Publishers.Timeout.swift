@@ -90,7 +90,8 @@ extension Publishers {
 }
 
 /// Keeps one timer running on the scheduler, started again by the first request and by
-/// each value, and re-delivers values and the completion through the scheduler.
+/// each value, and re-delivers values and the completion through the scheduler; the
+/// clock is a ``TimeoutStateMachine`` guarded by ``TimingSubscription/lock``.
 ///
 /// Each timer carries its generation, so that one replaced or cancelled while firing on
 /// another thread times nothing out. The timer and the scheduled deliveries hold the
@@ -102,19 +103,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
+  /// The clock; guarded by ``TimingSubscription/lock``, and ended whenever the status
+  /// leaves `subscribed`.
   @exclusivity(unchecked)
-  private var didTimeOut = false
-  /// Whether the subscriber has requested anything yet.
-  @exclusivity(unchecked)
-  private var hasRequested = false
-  /// The generation of the newest timer; a firing timer of another one is stale.
-  @exclusivity(unchecked)
-  private var generation = 0
-  @exclusivity(unchecked)
-  private var timer: (any Cancellable)?
-  /// The thread starting a timer, while it is in the scheduler's hands (zero otherwise).
-  @exclusivity(unchecked)
-  private var clockStarter: UInt = 0
+  private var clock = TimeoutStateMachine()
   private let interval: Context.SchedulerTimeType.Stride
   private let scheduler: Context
   private let options: Context.SchedulerOptions?
@@ -140,34 +132,20 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// subscription may come meanwhile; the new timer is then cancelled at once.
   private func startClock() {
     lock.lock()
-    generation += 1
-    let current = generation
-    clockStarter = RecursiveLock.currentThread
+    let generation = clock.clockStarting(on: RecursiveLock.currentThread)
     lock.unlock()
     let newTimer = scheduler.schedule(
       after: scheduler.now.advanced(by: interval), interval: interval,
       tolerance: scheduler.minimumTolerance, options: options
-    ) { self.timeOut(current) }
+    ) { self.timeOut(generation) }
     lock.lock()
-    clockStarter = 0
-    guard generation == current, !didTimeOut, case .subscribed = status else {
-      lock.unlock()
-      newTimer.cancel()
-      return
-    }
-    let replaced = timer
-    timer = newTimer
+    let stored = clock.clockScheduled(newTimer, generation: generation)
     lock.unlock()
-    replaced?.cancel()
+    stored.run()
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    lock.lock()
-    guard !didTimeOut, case .subscribed = status else {
-      lock.unlock()
-      return .none
-    }
-    lock.unlock()
+    guard isSubscribed else { return .none }
     startClock()
     scheduler.schedule(options: options) { self.deliverScheduled(input) }
     return .none
@@ -177,7 +155,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// asks the upstream for the subscriber's further demand.
   private func deliverScheduled(_ input: Input) {
     lock.lock()
-    guard !didTimeOut, case .subscribed(let upstream) = status, let target = downstream else {
+    guard case .subscribed(let upstream) = status, let target = downstream else {
       lock.unlock()
       return
     }
@@ -195,8 +173,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
       lock.unlock()
       return
     }
-    let stopped = timer
-    timer = nil
+    let stopped = clock.upstreamCompleted()
     lock.unlock()
     stopped?.cancel()
     scheduler.schedule(options: options) { self.finishScheduled(completion) }
@@ -207,16 +184,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// A first request made while the completion waited started the clock again; that
   /// timer is stopped here, or it would repeat, and keep the subscription, for good.
   private func finishScheduled(_ completion: Subscribers.Completion<Failure>) {
-    lock.lock()
-    guard case .subscribed = status, let target = downstream else {
-      lock.unlock()
+    // The subscriber is never let go, so it is there whenever the subscription was.
+    guard endSubscribed(ending: { clock.ended() }) != nil, let target = currentDownstream else {
       return
     }
-    status = .terminal
-    let stopped = timer
-    timer = nil
-    lock.unlock()
-    stopped?.cancel()
     deliver(completion, to: target)
   }
 
@@ -225,25 +196,26 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     lock.lock()
     // Combine sets the timer up under its lock, so a scheduler that runs the timer at once
     // takes that lock again on the same thread, which traps. Trap here too, saying why.
-    guard clockStarter != RecursiveLock.currentThread else {
+    guard !clock.isStartingClock(on: RecursiveLock.currentThread) else {
       lock.unlock()
       preconditionFailure(
         "timeout(_:scheduler:) needs a scheduler that runs its timer later, not at once")
     }
-    guard generation == firing, !didTimeOut, case .subscribed(let upstream) = status,
-      let target = downstream
-    else {
+    guard case .subscribed(let upstream) = status, let target = downstream else {
       lock.unlock()
       return
     }
-    didTimeOut = true
-    status = .terminal
-    let fired = timer
-    timer = nil
+    let action = clock.timerFired(generation: firing)
+    if case .timeOut = action { status = .terminal }
     lock.unlock()
-    fired?.cancel()
-    upstream.cancel()
-    deliver(customError.map { .failure($0()) } ?? .finished, to: target)
+    switch action {
+    case .ignore:
+      return
+    case .timeOut(let fired):
+      fired?.cancel()
+      upstream.cancel()
+      deliver(customError.map { .failure($0()) } ?? .finished, to: target)
+    }
   }
 
   /// Passes the request upstream; the first one starts the clock again.
@@ -253,26 +225,18 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
       lock.unlock()
       return
     }
-    let isFirst = !hasRequested
-    hasRequested = true
+    let action = clock.requested()
     lock.unlock()
-    if isFirst { startClock() }
-    upstream.request(demand)
+    switch action {
+    case .startClockAndPass:
+      startClock()
+      upstream.request(demand)
+    case .pass:
+      upstream.request(demand)
+    }
   }
 
-  func cancel() {
-    lock.lock()
-    guard case .subscribed(let upstream) = status else {
-      lock.unlock()
-      return
-    }
-    status = .terminal
-    let stopped = timer
-    timer = nil
-    lock.unlock()
-    stopped?.cancel()
-    upstream.cancel()
-  }
+  func cancel() { endSubscribed { clock.ended() }?.cancel() }
 
   var description: String { "Timeout" }
   var customMirror: Mirror { Mirror(self, children: [:]) }

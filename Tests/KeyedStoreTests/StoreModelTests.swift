@@ -126,6 +126,9 @@ private enum StoreStep: CustomStringConvertible {
         observer.cancellable?.cancel()
       }
       for cancellable in pending { cancellable.cancel() }
+      // Work still queued on the virtual clock holds the store and the subscriptions,
+      // and the store holds the clock: run it, so that the run leaves nothing behind.
+      scheduler.run()
     }
     for (number, step) in steps.enumerated() {
       switch step {

@@ -520,6 +520,8 @@ private final class HookScope: Scope {
     #expect(!log.lines.contains("node.willActivate"))
     #expect(statesWithoutActiveHost.isEmpty)
     watch.cancel()
+    // The callback holds the node's host, which holds the node: break the cycle.
+    node.onWillAttach = nil
   }
 
   /// A callback moves an active node `x` under `b`, a scope that is structurally active but

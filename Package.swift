@@ -37,7 +37,7 @@ let package = Package(
     + libraryModules.map { module in
       .testTarget(
         name: "\(module)Tests",
-        dependencies: [.target(name: module)]
+        dependencies: [.target(name: module), "ModelTesting"]
           + (testHelpers[module] ?? []).map { .target(name: $0) })
     }
     + testHelpers.flatMap { module, helpers in
@@ -45,6 +45,8 @@ let package = Package(
         .executableTarget(name: $0, dependencies: [.target(name: module)], path: "Tests/\($0)")
       }
     }
+    // The seeded generator every module's model-based tests share.
+    + [.target(name: "ModelTesting", path: "Tests/ModelTesting")]
     + [.testTarget(name: "RippleTests", dependencies: ["Ripple"])]
     + examples.map { .executableTarget(name: $0, dependencies: ["Ripple"], path: "Examples/\($0)") },
   swiftLanguageModes: [.v6]

@@ -1,3 +1,5 @@
+// Cross-cutting: one table of every operator, checked against the subscriber contract.
+
 import ReactiveCore
 import Testing
 

@@ -1,3 +1,5 @@
+// Cross-cutting: random chains of every operator checked against a model.
+
 import ModelTesting
 import ReactiveCore
 import Testing

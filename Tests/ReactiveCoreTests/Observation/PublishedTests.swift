@@ -1,28 +1,15 @@
 import ReactiveCore
 import Testing
 
-private final class Contact: ObservableObject {
-  @Published var name = "Ann"
-  @Published var age = 21
-}
-
 private final class Employee: ObservableObject {
   @Published var role = "dev"
 }
 
-private final class Manager: ObservableObjectBase {
-  @Published var reports = 0
-}
-
-private class ObservableObjectBase: ObservableObject {
-  @Published var title = "none"
-}
-
-private final class Plain: ObservableObject {
-  var count = 0
-}
-
 @Suite struct PublishedTests {
+  private final class Model {
+    @Published var state = 0
+  }
+
   @Test func projectedPublisherEmitsCurrentThenNewValuesBeforeTheChange() {
     let contact = Contact()
     var seen: [(Int, Int)] = []
@@ -32,39 +19,6 @@ private final class Plain: ObservableObject {
     #expect(seen.map(\.0) == [21, 22, 23])
     #expect(seen.map(\.1) == [21, 21, 22])  // willSet: the property still holds the old value
     #expect(contact.age == 23)
-    cancellable.cancel()
-  }
-
-  @Test func objectWillChangeFiresBeforeAnyPublishedChange() {
-    let contact = Contact()
-    var log: [String] = []
-    let cancellable = contact.objectWillChange.sink {
-      log.append("will change from \(contact.name)")
-    }
-    contact.name = "Bo"
-    contact.age = 30
-    #expect(log == ["will change from Ann", "will change from Bo"])
-    #expect(contact.objectWillChange === contact.objectWillChange)
-    cancellable.cancel()
-  }
-
-  @Test func objectWillChangeCoversSuperclassProperties() {
-    let manager = Manager()
-    var count = 0
-    let cancellable = manager.objectWillChange.sink { count += 1 }
-    manager.title = "lead"
-    manager.reports = 3
-    #expect(count == 2)
-    cancellable.cancel()
-  }
-
-  @Test func objectWithoutPublishedPropertiesHasAStablePublisher() {
-    let plain = Plain()
-    #expect(plain.objectWillChange === plain.objectWillChange)
-    var fired = false
-    let cancellable = plain.objectWillChange.sink { fired = true }
-    plain.objectWillChange.send()
-    #expect(fired)
     cancellable.cancel()
   }
 
@@ -89,5 +43,36 @@ private final class Plain: ObservableObject {
       subject.assign(to: &employee.$role)
     }
     #expect(weakEmployee == nil)
+  }
+
+  // What subject subscriptions show in their mirror and description.
+  @Test func publishedAndObjectWillChangeNameTheirOwnSubjects() {
+    final class Model: ObservableObject {
+      @Published var count = 0
+    }
+    let model = Model()
+    let published = TrackingSubscriber<Int, Never>()
+    model.$count.subscribe(published)
+    #expect(published.events.first == .subscription("PublishedSubject"))
+    let willChange = LockedBox<String?>(nil)
+    model.objectWillChange.subscribe(
+      AnySubscriber<Void, Never>(
+        receiveSubscription: { subscription in willChange.withLock { $0 = "\(subscription)" } },
+        receiveValue: { _ in .none }, receiveCompletion: { _ in }))
+    #expect(willChange.withLock { $0 } == "ObservableObjectPublisher")
+  }
+
+  // A subject with a current value owes it to a subscriber that missed it for want of
+  // demand, as Combine's `CurrentValueSubject` and `@Published` do.
+  @Test func aPublishedPropertyDeliversItsLatestValueOnDemand() {
+    let model = Model()
+    let tracking = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
+    model.$state.subscribe(tracking)
+    model.state += 1
+    model.state += 2
+    model.state += 3
+    #expect(tracking.values == [0, 1])
+    tracking.request(.max(10))
+    #expect(tracking.values == [0, 1, 6])
   }
 }

@@ -1,8 +1,43 @@
 import ReactiveCore
 import Testing
 
-/// `buffer(size:prefetch:whenFull:)` as Combine shapes it.
-@Suite struct BufferCombineTests {
+@Suite struct BufferTests {
+  @Test(arguments: [(false, [1, 2, 3]), (true, [3, 4, 5])])
+  func bufferHoldsValuesUntilDemand(dropsOldest: Bool, expected: [Int]) {
+    let strategy: Publishers.BufferingStrategy<Never> = dropsOldest ? .dropOldest : .dropNewest
+    let subject = PassthroughSubject<Int, Never>()
+    let tracker = TrackingSubscriber<Int, Never>(initialDemand: nil)
+    subject.buffer(size: 3, prefetch: .byRequest, whenFull: strategy).subscribe(tracker)
+    for value in 1...5 { subject.send(value) }
+    #expect(tracker.values.isEmpty)
+    tracker.request(.max(10))
+    #expect(tracker.values == expected)
+  }
+
+  @Test func bufferKeepFullRequestsAhead() {
+    var requested: [Subscribers.Demand] = []
+    let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+    (1...10).publisher.handleEvents(receiveRequest: { requested.append($0) })
+      .buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest)
+      .subscribe(tracker)
+    #expect(requested.first == .max(2))
+    #expect(tracker.values == [1])
+    tracker.request(.max(2))
+    #expect(tracker.values == [1, 2, 3])
+  }
+
+  @Test func bufferCustomErrorFails() {
+    let subject = PassthroughSubject<Int, TestError>()
+    let tracker = TrackingSubscriber<Int, TestError>(initialDemand: nil)
+    subject.buffer(size: 1, prefetch: .byRequest, whenFull: .customError { .oops }).subscribe(
+      tracker)
+    subject.send(1)
+    subject.send(2)
+    tracker.request(.max(5))
+    #expect(tracker.completions == [.failure(.oops)])
+  }
+
+  // `buffer(size:prefetch:whenFull:)` as Combine shapes it.
   @Test func keepFullAsksForTheSizeThenRefillsWhatItHandsOut() {
     let upstream = RecordingSubscription()
     let publisher = ManualPublisher<Int, TestError>(subscription: upstream)

@@ -1,8 +1,39 @@
 import ReactiveCore
 import Testing
 
-/// `catch`, `tryCatch` and `retry` as Combine shapes them.
-@Suite struct CatchRetryCombineTests {
+@Suite struct CatchTests {
+  @Test func catchSwitchesToTheReplacement() {
+    let subject = PassthroughSubject<Int, TestError>()
+    let tracker = TrackingSubscriber<Int, Never>()
+    subject.catch { _ in [8, 9].publisher }.subscribe(tracker)
+    subject.send(1)
+    subject.send(completion: .failure(.oops))
+    #expect(tracker.values == [1, 8, 9])
+    #expect(tracker.completions == [.finished])
+    #expect(tracker.events.first == .subscription("Catch"))
+  }
+
+  @Test func catchCarriesDemandAcross() {
+    let subject = PassthroughSubject<Int, TestError>()
+    let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(3))
+    subject.catch { _ in (10...20).publisher }.subscribe(tracker)
+    subject.send(1)
+    subject.send(completion: .failure(.oops))
+    #expect(tracker.values == [1, 10, 11])
+  }
+
+  @Test func tryCatchCanThrow() {
+    let result = collectAll(
+      Fail<Int, TestError>(error: .oops).tryCatch { _ -> Just<Int> in throw TestError.other })
+    if case .failure(let error as TestError) = result.1.first {
+      #expect(error == .other)
+    } else {
+      Issue.record("expected a failure")
+    }
+    #expect(collectAll(Fail<Int, TestError>(error: .oops).tryCatch { _ in Just(5) }).0 == [5])
+  }
+
+  // `catch`, `tryCatch` and `retry` as Combine shapes them.
   @Test func catchCarriesOutstandingDemandToTheReplacement() {
     let upstream = ManualPublisher<Int, TestError>(subscription: RecordingSubscription())
     let replacementSubscription = RecordingSubscription()
@@ -40,31 +71,5 @@ import Testing
       upstream.send(completion: .failure(.oops))
       upstream.send(completion: .failure(.oops))
     }
-  }
-
-  @Test func retryResubscribesWithOneDownstreamSubscriptionAndNoRecursion() {
-    let attempts = LockedBox(0)
-    let tracking = TrackingSubscriber<Int, TestError>()
-    Deferred { () -> Fail<Int, TestError> in
-      attempts.withLock { $0 += 1 }
-      return Fail(error: .oops)
-    }.retry(10_000).subscribe(tracking)
-    #expect(attempts.withLock { $0 } == 10_001)
-    #expect(tracking.events == [.subscription("Retry"), .completion(.failure(.oops))])
-  }
-
-  @Test func retryCarriesDemandAcrossAttempts() {
-    let first = RecordingSubscription()
-    let second = RecordingSubscription()
-    let subscriptions = LockedBox([first, second])
-    let publisher = ManualPublisher<Int, TestError>(subscription: nil)
-    let tracking = TrackingSubscriber<Int, TestError>(initialDemand: .max(3))
-    publisher.retry(1).subscribe(tracking)
-    publisher.send(subscription: subscriptions.withLock { $0.removeFirst() })
-    publisher.send(1)
-    publisher.send(completion: .failure(.oops))
-    publisher.send(subscription: subscriptions.withLock { $0.removeFirst() })
-    #expect(first.history == [.requested(.max(3))])
-    #expect(second.history == [.requested(.max(2))])
   }
 }

@@ -1,20 +1,8 @@
 import ReactiveCore
 import Testing
 
-/// `dropFirst(_:)` and `drop(while:)` as Combine shapes them.
-@Suite struct DropCombineTests {
-  @Test func dropFirstHandsOutItsSubscriptionAtOnceAndAsksForTheDroppedElementsUpFront() {
-    let publisher = ManualPublisher<Int, Never>(subscription: nil)
-    let tracking = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
-    publisher.dropFirst(3).subscribe(tracking)
-    #expect(tracking.events == [.subscription("Drop")])
-    let upstream = RecordingSubscription()
-    publisher.send(subscription: upstream)
-    #expect(upstream.history == [.requested(.max(5))])
-    for value in 1...5 { publisher.send(value) }
-    #expect(tracking.values == [4, 5])
-  }
-
+@Suite struct DropWhileTests {
+  // `dropFirst(_:)` and `drop(while:)` as Combine shapes them.
   @Test func dropWhileIgnoresWhatArrivesBeforeItsSubscription() {
     let publisher = ManualPublisher<Int, Never>(subscription: nil)
     let asked = LockedBox(0)

@@ -1,8 +1,51 @@
 import ReactiveCore
 import Testing
 
-/// `flatMap` demand and cancellation as Combine shapes them.
-@Suite struct FlatMapCombineTests {
+@Suite struct FlatMapTests {
+  @Test func flatMapFlattensAndFinishesAfterAllInners() {
+    let result = collectAll([1, 2, 3].publisher.flatMap { [$0, $0 * 10].publisher })
+    #expect(result.0.sorted() == [1, 2, 3, 10, 20, 30])
+    #expect(result.1 == [.finished])
+  }
+
+  @Test func flatMapLimitsConcurrentInnerPublishers() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let inners = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
+    var requested: [Subscribers.Demand] = []
+    let tracker = TrackingSubscriber<Int, Never>()
+    upstream.handleEvents(receiveRequest: { requested.append($0) })
+      .flatMap(maxPublishers: .max(1)) { inners[$0] }
+      .subscribe(tracker)
+    #expect(requested == [.max(1)])
+    upstream.send(0)
+    upstream.send(1)  // over the limit: a well-behaved upstream would not send it
+    inners[0].send(5)
+    inners[0].send(completion: .finished)
+    #expect(requested == [.max(1), .max(1)])
+    #expect(tracker.values.contains(5))
+  }
+
+  @Test func flatMapRequestsOneValueAtATimeFromInners() {
+    var innerRequests: [Subscribers.Demand] = []
+    let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
+    Just(0).flatMap { _ in
+      (1...10).publisher.handleEvents(receiveRequest: { innerRequests.append($0) })
+    }
+    .subscribe(tracker)
+    #expect(tracker.values == [1, 2])
+    #expect(innerRequests.allSatisfy { $0 == .max(1) })
+    #expect(innerRequests.count <= 3)
+  }
+
+  @Test func flatMapFailsWithItsInner() {
+    let upstream = PassthroughSubject<Int, TestError>()
+    let tracker = TrackingSubscriber<Int, TestError>()
+    upstream.flatMap { _ in Fail<Int, TestError>(error: .oops) }.subscribe(tracker)
+    upstream.send(1)
+    #expect(tracker.completions == [.failure(.oops)])
+  }
+
+  // `flatMap` demand and cancellation as Combine shapes them.
   @Test func innersAreAskedForUnlimitedValuesWhenDownstreamIs() {
     let outer = PassthroughSubject<Int, Never>()
     let inner = RecordingSubscription()

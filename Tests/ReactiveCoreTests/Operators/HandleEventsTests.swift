@@ -1,8 +1,23 @@
 import ReactiveCore
 import Testing
 
-/// `handleEvents` as Combine shapes it.
-@Suite struct HandleEventsCombineTests {
+@Suite struct HandleEventsTests {
+  @Test func handleEventsSeesEverything() {
+    var log: [String] = []
+    let cancellable = [1].publisher
+      .handleEvents(
+        receiveSubscription: { _ in log.append("subscription") },
+        receiveOutput: { log.append("output \($0)") },
+        receiveCompletion: { _ in log.append("completion") },
+        receiveCancel: { log.append("cancel") },
+        receiveRequest: { log.append("request \($0)") }
+      )
+      .sink { _ in }
+    #expect(log == ["subscription", "request unlimited", "output 1", "completion"])
+    cancellable.cancel()
+  }
+
+  // `handleEvents` as Combine shapes it.
   @Test func valuesAndCompletionsPassEvenBeforeTheSubscription() {
     let publisher = ManualPublisher<Int, TestError>(subscription: nil)
     let tracking = TrackingSubscriber<Int, TestError>(initialDemand: nil, demandPerValue: .max(42))
@@ -35,54 +50,5 @@ import Testing
     #expect(weakToken != nil)
     publisher.send(completion: .finished)
     #expect(weakToken == nil)
-  }
-}
-
-/// `print` writes what Combine's does.
-@Suite struct PrintCombineTests {
-  final class Lines: TextOutputStream, @unchecked Sendable {
-    var writes: [String] = []
-    func write(_ string: String) { writes.append(string) }
-  }
-
-  @Test func writesAsSwiftPrintAndSpellsDemandAsCombine() {
-    let lines = Lines()
-    let publisher = ManualPublisher<Int, Never>(subscription: RecordingSubscription())
-    let tracking = TrackingSubscriber<Int, Never>(initialDemand: .max(2))
-    publisher.print(to: lines).subscribe(tracking)
-    #expect(
-      Array(lines.writes.prefix(6)) == [
-        "", "receive subscription: (ReactiveCoreTests.RecordingSubscription)", "\n",
-        "", "request max: (2)", "\n",
-      ])
-  }
-
-  @Test func keepsLoggingAfterACancel() throws {
-    let lines = Lines()
-    let publisher = ManualPublisher<Int, Never>(subscription: RecordingSubscription())
-    let tracking = TrackingSubscriber<Int, Never>(initialDemand: nil)
-    publisher.print(to: lines).subscribe(tracking)
-    let subscription = try #require(tracking.subscription)
-    subscription.cancel()
-    subscription.cancel()
-    subscription.request(.max(1))
-    publisher.send(3)
-    #expect(
-      Array(lines.writes.dropFirst(3)) == [
-        "", "receive cancel", "\n", "", "receive cancel", "\n", "", "request max: (1)", "\n",
-        "", "receive value: (3)", "\n",
-      ])
-  }
-}
-
-/// A current-value subject asks an upstream for values once.
-@Suite struct CurrentValueUpstreamTests {
-  @Test func anAdoptedUpstreamIsAskedOnce() {
-    let upstream = RecordingSubscription()
-    let subject = CurrentValueSubject<Int, Never>(0)
-    subject.send(subscription: upstream)
-    let tracking = TrackingSubscriber<Int, Never>()
-    subject.subscribe(tracking)
-    #expect(upstream.history == [.requested(.unlimited)])
   }
 }

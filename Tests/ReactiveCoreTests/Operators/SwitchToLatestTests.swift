@@ -1,8 +1,58 @@
 import ReactiveCore
 import Testing
 
-/// `switchToLatest()` as Combine shapes it.
-@Suite struct SwitchToLatestCombineTests {
+@Suite struct SwitchToLatestTests {
+  @Test func switchToLatestCancelsThePreviousInner() {
+    let outer = PassthroughSubject<AnyPublisher<Int, Never>, Never>()
+    let first = PassthroughSubject<Int, Never>()
+    let second = PassthroughSubject<Int, Never>()
+    var firstCancelled = false
+    let tracker = TrackingSubscriber<Int, Never>()
+    outer.switchToLatest().subscribe(tracker)
+    outer.send(first.handleEvents(receiveCancel: { firstCancelled = true }).eraseToAnyPublisher())
+    first.send(1)
+    outer.send(second.eraseToAnyPublisher())
+    #expect(firstCancelled)
+    first.send(2)
+    second.send(3)
+    outer.send(completion: .finished)
+    #expect(tracker.completions.isEmpty)
+    second.send(completion: .finished)
+    #expect(tracker.values == [1, 3])
+    #expect(tracker.completions == [.finished])
+  }
+
+  @Test func switchToLatestCarriesDemandToTheNewInner() {
+    let outer = PassthroughSubject<AnyPublisher<Int, Never>, Never>()
+    let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(3))
+    outer.switchToLatest().subscribe(tracker)
+    outer.send([1].publisher.eraseToAnyPublisher())
+    outer.send((10...20).publisher.eraseToAnyPublisher())
+    #expect(tracker.values == [1, 10, 11])
+  }
+
+  // The concrete types Combine's specialised overloads return, so Combine code that names
+  // them (or reads `.result`, `.upstream`) compiles and behaves the same.
+  @Test func switchToLatestAcceptsMixedFailureTypes() {
+    let outer = PassthroughSubject<PassthroughSubject<Int, TestError>, Never>()
+    let switched:
+      Publishers.SwitchToLatest<
+        PassthroughSubject<Int, TestError>,
+        Publishers.SetFailureType<
+          PassthroughSubject<PassthroughSubject<Int, TestError>, Never>, TestError
+        >
+      > = outer.switchToLatest()
+    #expect(switched.upstream.upstream === outer)
+    let failingOuter = PassthroughSubject<Just<Int>, TestError>()
+    var received: [Int] = []
+    let cancellable = failingOuter.switchToLatest().sink(
+      receiveCompletion: { _ in }, receiveValue: { received.append($0) })
+    failingOuter.send(Just(4))
+    #expect(received == [4])
+    cancellable.cancel()
+  }
+
+  // `switchToLatest()` as Combine shapes it.
   @Test func outstandingDemandCarriesOverToTheNextInnerPublisher() {
     let outer = PassthroughSubject<ManualPublisher<Int, Never>, Never>()
     let tracking = TrackingSubscriber<Int, Never>(initialDemand: .max(5))

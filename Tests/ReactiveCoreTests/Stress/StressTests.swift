@@ -1,3 +1,5 @@
+// Cross-cutting: subjects, sinks and their cancellation raced from many threads at once.
+
 import Dispatch
 import ReactiveCore
 import Synchronization

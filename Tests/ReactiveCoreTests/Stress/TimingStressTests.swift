@@ -1,3 +1,5 @@
+// Cross-cutting: every timing operator raced on real queues, sharing one harness.
+
 import Dispatch
 import Foundation
 import ReactiveCore

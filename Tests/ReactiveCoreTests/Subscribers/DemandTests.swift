@@ -54,21 +54,7 @@ import Testing
     }
   }
 
-  @Test func completionIsEquatableAndCodable() throws {
-    let failure = Subscribers.Completion<TestCodableError>.failure(.init(code: 4))
-    let data = try JSONEncoder().encode([failure, .finished])
-    #expect(
-      try JSONDecoder().decode([Subscribers.Completion<TestCodableError>].self, from: data)
-        == [failure, .finished])
-  }
-}
-
-struct TestCodableError: Error, Codable, Equatable {
-  var code: Int
-}
-
-/// Integer arithmetic on demand at the edges, as Combine answers it.
-@Suite struct DemandEdgeTests {
+  // Integer arithmetic on demand at the edges, as Combine answers it.
   @Test func unlimitedAbsorbsAnyInteger() {
     var demand = Subscribers.Demand.unlimited
     demand += Int.min
@@ -82,14 +68,5 @@ struct TestCodableError: Error, Codable, Equatable {
     #expect(Subscribers.Demand.max(Int.max) - (-1) == .none)
     #expect(Subscribers.Demand.max(5) + (-10) == .none)
     #expect(Subscribers.Demand.max(5) - 10 == .none)
-  }
-}
-
-/// Stride arithmetic never traps.
-@Suite struct SchedulerStrideArithmeticTests {
-  @Test func productsOfSecondsSaturate() {
-    #expect((SchedulerStride.seconds(-4) * .seconds(5)).magnitude == .min)
-    #expect((SchedulerStride.seconds(4) * .seconds(5)).magnitude == .max)
-    #expect((SchedulerStride.nanoseconds(3) * .nanoseconds(5)).magnitude == 15)
   }
 }

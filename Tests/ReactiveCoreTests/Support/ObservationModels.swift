@@ -1,0 +1,6 @@
+import ReactiveCore
+
+final class Contact: ObservableObject {
+  @Published var name = "Ann"
+  @Published var age = 21
+}

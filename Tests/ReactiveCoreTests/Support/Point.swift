@@ -1,0 +1,4 @@
+/// A value that encodes to JSON.
+struct Point: Codable, Equatable {
+  var x: Int
+}

@@ -10,53 +10,40 @@ import Synchronization
 class SubjectConduit<Output, Failure: Error>: SubscriptionObject, CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
-  /// The one entry point into the concrete conduit: with no `demand`, offers the value
-  /// `value` points to; with a demand of zero, cancels; otherwise adds the demand.
+  /// How a value gets into the concrete conduit: it offers the value `value` points to,
+  /// or, for a `nil` pointer, the one value of an empty type.
   ///
-  /// The demand, never the pointer, says which: a value of an empty type (`Void`, as
-  /// `objectWillChange` sends) has no storage, so its address is arbitrary and may even
-  /// be null. Deciding by the pointer cancelled such subscribers now and then.
+  /// A value of an empty type (`Void`, as `objectWillChange` sends) has no storage, so
+  /// its address is arbitrary and may come out null; only values come this way, so a
+  /// null pointer can mean nothing else.
   ///
-  /// A closure rather than overridable methods: the concrete conduit sets it from its
-  /// initialiser, which is specialised in the client's module, so values, demand and
-  /// cancellation reach fully specialised code through one indirect call instead of the
-  /// unspecialised vtable entries of a generic class. It captures nothing (the conduit
-  /// comes in as an argument), so it costs no allocation; and one closure for all three
-  /// keeps a live subscription small. The value comes by pointer so that the
-  /// unspecialised `request` and `cancel` below need no generic metadata to call it.
-  /// Set before the conduit is shared, never changed after.
+  /// A closure rather than an overridable method: the concrete conduit makes it in its
+  /// initialiser, which is specialised in the client's module, so a value reaches fully
+  /// specialised code through one indirect call instead of the unspecialised vtable entry
+  /// of a generic class. It captures nothing (the conduit comes in as an argument), so it
+  /// costs no allocation. The value comes by pointer so that the closure's type needs no
+  /// reabstraction. Requests and cancels, which are rare, take the vtable.
   @usableFromInline
-  @exclusivity(unchecked)
-  final var entry: (SubjectConduit, UnsafePointer<Output>?, Subscribers.Demand?) -> Void = {
-    _, _, _ in
-  }
+  final let receiveValue: (SubjectConduit, UnsafePointer<Output>?) -> Void
 
   /// Delivers a value if the subscriber has demand, and drops it otherwise.
   @inlinable @inline(__always)
   final func offer(_ value: Output) {
-    withUnsafePointer(to: value) { entry(self, $0, nil) }
+    withUnsafePointer(to: value) { receiveValue(self, $0) }
   }
 
   @usableFromInline
-  override init() {}
+  init(receiveValue: @escaping (SubjectConduit, UnsafePointer<Output>?) -> Void) {
+    self.receiveValue = receiveValue
+  }
 
   /// Delivers the completion and ends the conduit.
   @usableFromInline
   func finish(_ completion: Subscribers.Completion<Failure>) { fatalError("abstract") }
 
-  @usableFromInline
-  override final func request(_ demand: Subscribers.Demand) {
-    // Combine traps here too; and zero is the cancel signal of `entry`.
-    precondition(demand > .none, "API Violation: demand must not be zero")
-    entry(self, nil, demand)
-  }
-
   /// Whether the conduit has neither finished nor been cancelled.
   @usableFromInline
   var isLive: Bool { fatalError("abstract") }
-
-  @usableFromInline
-  override final func cancel() { entry(self, nil, Subscribers.Demand.none) }
 
   @usableFromInline
   var description: String { "Subject" }
@@ -89,10 +76,11 @@ protocol ConduitParent<Output, Failure>: AnyObject, Sendable {
 /// The concrete conduit: one subscriber's demand and delivery.
 ///
 /// A value takes one lock, the delivery lock that keeps two threads from calling the
-/// subscriber at once (it is recursive: the subscriber may send again from inside). The
-/// rest is one atomic word, ``state``: the demand, whether a current value is owed, the
-/// deliveries in progress and whether the conduit has ended. The subscriber is reached
-/// unretained; a delivery counted in `state` keeps it alive.
+/// subscriber at once (it is recursive: the subscriber may send again from inside), and
+/// no other atomic read-modify-write when the demand is unlimited. The rest is one atomic
+/// word, ``state``: the demand, whether a current value is owed, whether the conduit has
+/// ended, is delivering its completion, or has released its subscriber. The subscriber is
+/// reached unretained; holding the delivery lock keeps it alive.
 ///
 /// The conduit is most of what a live subscription costs, so its fields are packed into
 /// 72 bytes (one malloc size class below Combine-shaped field-per-fact layouts): the two
@@ -100,10 +88,13 @@ protocol ConduitParent<Output, Failure>: AnyObject, Sendable {
 /// `state` rather than a field of each.
 ///
 /// - Invariant: `target` holds the subscriber retained until it is released, exactly
-///   once, by whoever sets `released` in `state` once it has ended and no delivery is
-///   counted: a cancel or completion when nothing is being delivered, or else the last
-///   delivery to return. `stateLock` guards `parent` and is held while ending and while
-///   releasing.
+///   once, by whoever sets `released` in `state`, which happens only with the delivery
+///   lock held (taken with a try, never waited for), once the conduit has ended and its
+///   completion, if any, is delivered. Whoever ends the conduit tries to release it; a
+///   delivery that held the lock meanwhile makes that try fail, so every delivery looks
+///   at `state` again after unlocking and releases what is due. A delivery checks
+///   `state` after locking, so it never reaches a released subscriber. `stateMutex`
+///   guards `parent` and is held while releasing.
 @usableFromInline
 final class Conduit<Parent: ConduitParent, Downstream: Subscriber>: SubjectConduit<
   Parent.Output, Parent.Failure
@@ -130,6 +121,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   /// class, else a box holding it. Deliveries use it without retaining it.
   @usableFromInline
   let target: Unmanaged<AnyObject>
+  /// The subject, until the conduit ends; guarded by `stateMutex`.
   @usableFromInline
   @exclusivity(unchecked)
   var parent: Parent?
@@ -146,12 +138,9 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
       (needsInitialValue ? Self.owesValue : 0) | (isClass ? 0 : Self.boxed)
         | (ThreadSanitizerHooks.isActive ? Self.tracked : 0)
         | UInt(parent.kind.rawValue) << Self.kindShift)
-    super.init()
-    entry = { conduit, value, demand in
+    super.init { conduit, value in
       let conduit = unsafeDowncast(conduit, to: Conduit.self)
-      if let demand {
-        if demand == .none { conduit.cancelConduit() } else { conduit.requestDemand(demand) }
-      } else if let value {
+      if let value {
         conduit.offerValue(value.pointee)
       } else {
         // An empty type whose address came out null: any value of it is the value.
@@ -182,18 +171,15 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   /// Where the subject's kind sits (2 bits).
   @inlinable
   static var kindShift: UInt { 4 }
-  /// One delivery in progress (19 bits count them).
+  /// The completion is on its way to the subscriber: releasing it waits.
   @inlinable
-  static var delivery: UInt { 1 << 6 }
-  /// The bits that count deliveries in progress.
-  @inlinable
-  static var deliveries: UInt { 0x7_FFFF << 6 }
+  static var completing: UInt { 1 << 6 }
   /// The subscriber is a struct, held in a ``SubscriberBox``.
   @inlinable
-  static var boxed: UInt { 1 << 25 }
-  /// Where the demand count sits: the 38 high bits.
+  static var boxed: UInt { 1 << 7 }
+  /// Where the demand count sits: the high bits.
   @inlinable
-  static var demandShift: UInt { 26 }
+  static var demandShift: UInt { 8 }
   /// The demand count that means unlimited (and any count that would reach it).
   @inlinable
   static var unlimited: UInt { UInt.max >> demandShift }
@@ -215,6 +201,13 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
       return unlimited
     }
     return current + UInt(count)
+  }
+
+  /// Whether `word` says the subscriber is due for release: ended, completion delivered,
+  /// not yet released.
+  @inlinable @inline(__always)
+  static func isDueForRelease(_ word: UInt) -> Bool {
+    word & (ended | completing | released) == ended
   }
 
   /// The subject's kind; the conduit names its subject by it, also after it has ended
@@ -243,13 +236,23 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     return true
   }
 
-  /// Leaves the delivery lock if ``enterDelivery(tracked:)`` entered it.
+  /// Leaves the delivery lock if ``enterDelivery(tracked:)`` entered it, then releases
+  /// the subscriber if an end came meanwhile (its own try to release found the lock
+  /// held).
   @inlinable @inline(__always)
   func exitDelivery(_ entered: Bool, tracked: Bool) {
     guard entered else { return }
     deliveryOwner.store(0, ordering: .relaxed)
     if tracked { ThreadSanitizerHooks.willRelease(address(of: 1)) }
     deliveryMutex._unsafeUnlock()
+    // The unlock and this load, against an end's update of `state` and its try of the
+    // lock, is Dekker's pattern: each side writes one and reads the other, so at least
+    // one side sees the other. The unlock is a locked compare-and-swap on x86, a full
+    // barrier; elsewhere a fence makes it one.
+    #if !arch(x86_64)
+      atomicMemoryFence(ordering: .sequentiallyConsistent)
+    #endif
+    if Self.isDueForRelease(state.load(ordering: .sequentiallyConsistent)) { releaseIfIdle() }
   }
 
   /// Runs `body` holding `stateMutex`.
@@ -269,6 +272,31 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   @inlinable @inline(__always)
   func address(of mutex: Int) -> UnsafeRawPointer {
     UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) + mutex
+  }
+
+  /// Releases the subscriber if it is due (see ``isDueForRelease(_:)``) and no delivery
+  /// holds the lock; a delivery that does will release it when it unlocks.
+  @usableFromInline
+  func releaseIfIdle() {
+    // A delivery up this thread's stack holds the lock and still uses the subscriber.
+    if deliveryOwner.load(ordering: .relaxed) == Self.currentThread { return }
+    let tracked = state.load(ordering: .relaxed) & Self.tracked != 0
+    guard deliveryMutex._unsafeTryLock() else { return }
+    if tracked { ThreadSanitizerHooks.didAcquire(address(of: 1)) }
+    let releases = withStateLock { () -> Bool in
+      var word = state.load(ordering: .relaxed)
+      while Self.isDueForRelease(word) {
+        let (exchanged, original) = state.compareExchange(
+          expected: word, desired: word | Self.released, ordering: .acquiringAndReleasing)
+        if exchanged { return true }
+        word = original
+      }
+      return false
+    }
+    if tracked { ThreadSanitizerHooks.willRelease(address(of: 1)) }
+    deliveryMutex._unsafeUnlock()
+    // Outside the locks: the subscriber's deinit may run, and `released` is ours alone.
+    if releases { target.release() }
   }
 
   // MARK: Subscriber access
@@ -310,31 +338,33 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
 
   @inlinable
   func offerValue(_ value: Output) {
-    // The common case, unlimited demand: counting the delivery is all there is to do.
-    let entered = state.wrappingAdd(Self.delivery, ordering: .acquiring).oldValue
-    if entered & (Self.ended | Self.owesValue) == 0, Self.demandCount(entered) == Self.unlimited {
-      deliver(value, word: entered)
-      return leave()
+    let word = state.load(ordering: .relaxed)
+    // The common case, unlimited demand: nothing to count, the lock is all there is.
+    if word & (Self.ended | Self.owesValue) == 0, Self.demandCount(word) == Self.unlimited {
+      return deliver(value, word: word)
     }
-    leave()
-    // Take one unit of demand and count the delivery, in one step.
-    var word = state.load(ordering: .relaxed)
+    if takeDemand(word) { deliver(value, word: word) }
+  }
+
+  /// Takes one unit of demand for a value; returns whether there was one. A value of a
+  /// current-value subject that finds none is owed to the next request.
+  @usableFromInline
+  func takeDemand(_ word: UInt) -> Bool {
+    var word = word
     while true {
-      if word & Self.ended != 0 { return }
+      if word & (Self.ended | Self.owesValue) != 0 { return false }
       let count = Self.demandCount(word)
-      if count == 0 || word & Self.owesValue != 0 {
-        if Self.owesValueOnMiss(kind: word), missedValue() { break }
-        return
-      }
+      if count == Self.unlimited { return true }
       let desired =
-        (count == Self.unlimited ? word : Self.word(word, demand: count - 1)) &+ Self.delivery
+        count == 0
+        ? (Self.owesValueOnMiss(kind: word) ? word | Self.owesValue : word)
+        : Self.word(word, demand: count - 1)
+      if desired == word { return false }
       let (exchanged, original) = state.compareExchange(
-        expected: word, desired: desired, ordering: .acquiring)
-      if exchanged { break }
+        expected: word, desired: desired, ordering: .relaxed)
+      if exchanged { return count != 0 }
       word = original
     }
-    deliver(value, word: word)
-    leave()
   }
 
   /// Whether a subject of the kind in `word` keeps a current value (then a value that
@@ -344,59 +374,20 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     word >> kindShift & 3 != UInt(SubjectKind.passthrough.rawValue)
   }
 
-  /// A value of a current-value subject found no demand: mark it owed. Returns `true`,
-  /// with the delivery counted, if demand arrived meanwhile after all.
-  @usableFromInline
-  func missedValue() -> Bool {
-    var word = state.load(ordering: .relaxed)
-    while true {
-      if word & (Self.ended | Self.owesValue) != 0 { return false }
-      let count = Self.demandCount(word)
-      let desired =
-        count == 0
-        ? word | Self.owesValue
-        : (count == Self.unlimited ? word : Self.word(word, demand: count - 1)) &+ Self.delivery
-      let (exchanged, original) = state.compareExchange(
-        expected: word, desired: desired, ordering: .acquiring)
-      if exchanged { return count != 0 }
-      word = original
-    }
-  }
-
-  /// Delivers a value; the caller counted the delivery in `state` and took its demand.
+  /// Delivers a value whose demand the caller took, unless the conduit has ended.
   @inlinable
   func deliver(_ value: Output, word: UInt) {
     let tracked = word & Self.tracked != 0
     let entered = enterDelivery(tracked: tracked)
-    let more = target._withUnsafeGuaranteedRef { Self.send(value, to: $0, word: word) }
+    // Under the lock the subscriber cannot be released; it may have been before.
+    let more: Subscribers.Demand
+    if state.load(ordering: .acquiring) & Self.ended == 0 {
+      more = target._withUnsafeGuaranteedRef { Self.send(value, to: $0, word: word) }
+    } else {
+      more = .none
+    }
     exitDelivery(entered, tracked: tracked)
     if more > 0 { addDemand(more) }
-  }
-
-  /// Ends a delivery counted in `state`; the last one out after the end releases the
-  /// subscriber.
-  @inlinable @inline(__always)
-  func leave() {
-    let left = state.wrappingSubtract(Self.delivery, ordering: .acquiringAndReleasing).newValue
-    if left & (Self.ended | Self.released | Self.deliveries) == Self.ended { releaseIfIdle() }
-  }
-
-  /// Releases the subscriber if the conduit has ended, nothing is being delivered and
-  /// nobody released it yet.
-  @usableFromInline
-  func releaseIfIdle() {
-    let releases = withStateLock { () -> Bool in
-      var word = state.load(ordering: .relaxed)
-      while word & (Self.ended | Self.released | Self.deliveries) == Self.ended {
-        let (exchanged, original) = state.compareExchange(
-          expected: word, desired: word | Self.released, ordering: .acquiringAndReleasing)
-        if exchanged { return true }
-        word = original
-      }
-      return false
-    }
-    // Outside the lock: the subscriber's deinit may run, and `released` is ours alone.
-    if releases { target.release() }
   }
 
   /// Adds demand a delivery returned, unless the conduit has ended.
@@ -416,12 +407,12 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
 
   @usableFromInline
   override func finish(_ completion: Subscribers.Completion<Failure>) {
-    // End and count this delivery in one step, taking the subject out.
+    // End, taking the subject out; the subscriber stays until the completion is out.
     let word = withStateLock { () -> UInt? in
       var word = state.load(ordering: .relaxed)
       while word & Self.ended == 0 {
         let (exchanged, original) = state.compareExchange(
-          expected: word, desired: (word | Self.ended) &+ Self.delivery,
+          expected: word, desired: word | Self.ended | Self.completing,
           ordering: .acquiringAndReleasing)
         if exchanged {
           parent = nil
@@ -435,27 +426,26 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     let tracked = word & Self.tracked != 0
     let entered = enterDelivery(tracked: tracked)
     target._withUnsafeGuaranteedRef { Self.send(completion, to: $0, word: word) }
+    // Still inside the lock, so that releasing waits for this delivery's unlock.
+    state.bitwiseAnd(~Self.completing, ordering: .sequentiallyConsistent)
     exitDelivery(entered, tracked: tracked)
-    leave()
+    // Entered by an outer delivery on this thread: that one releases when it unlocks.
   }
 
-  @inlinable
-  func requestDemand(_ additional: Subscribers.Demand) {
-    precondition(additional > 0, "demand must be greater than zero")
+  @usableFromInline
+  override func request(_ demand: Subscribers.Demand) {
+    // Combine traps here too.
+    precondition(demand > .none, "API Violation: demand must not be zero")
     // The subject is taken out of the lock only when it has something to do: a retain
     // and release of it on every request cost `sink` + `cancel` about 7%.
     let taken = withStateLock { () -> (parent: Parent, owed: UInt?)? in
       guard let parent else { return nil }
       var word = state.load(ordering: .relaxed)
       while word & Self.ended == 0 {
-        // An owed value takes one unit of the demand and counts as a delivery, in the
-        // same step, so that a value sent meanwhile cannot go out before it.
+        // An owed value takes one unit of the demand in the same step.
         let owed = word & Self.owesValue != 0
-        let count = Self.adding(owed ? additional - 1 : additional, to: Self.demandCount(word))
-        let desired =
-          owed
-          ? Self.word(word & ~Self.owesValue, demand: count) &+ Self.delivery
-          : Self.word(word, demand: count)
+        let count = Self.adding(owed ? demand - 1 : demand, to: Self.demandCount(word))
+        let desired = Self.word(owed ? word & ~Self.owesValue : word, demand: count)
         let (exchanged, original) = state.compareExchange(
           expected: word, desired: desired, ordering: .acquiringAndReleasing)
         if exchanged {
@@ -467,32 +457,28 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     }
     guard let (subject, owed) = taken else { return }
     subject.acknowledgeDownstreamDemand()
-    guard let owed else { return }
-    if let value = subject.initialValue() { deliver(value, word: owed) }
-    leave()
+    if let owed, let value = subject.initialValue() { deliver(value, word: owed) }
   }
 
-  @inlinable
-  func cancelConduit() {
-    // End, and release at once unless a delivery is in progress (the last one out will).
-    let taken = withStateLock { () -> (releases: Bool, parent: Parent?)? in
+  @usableFromInline
+  override func cancel() {
+    let subject = withStateLock { () -> Parent? in
       var word = state.load(ordering: .relaxed)
       while word & Self.ended == 0 {
-        let idle = word & Self.deliveries == 0
         let (exchanged, original) = state.compareExchange(
-          expected: word, desired: word | Self.ended | (idle ? Self.released : 0),
-          ordering: .acquiringAndReleasing)
+          expected: word, desired: word | Self.ended, ordering: .sequentiallyConsistent)
         if exchanged {
           defer { parent = nil }
-          return (idle, parent)
+          return parent
         }
         word = original
       }
       return nil
     }
-    guard let (releases, parent) = taken else { return }
-    if releases { target.release() }
-    parent?.remove(self)
+    guard let subject else { return }
+    // Released now unless a delivery holds the lock (it releases when it unlocks).
+    releaseIfIdle()
+    subject.remove(self)
   }
 
   @inlinable

@@ -6,27 +6,9 @@ import Synchronization
 /// Sending copies the conduit list under the lock and offers the value to each conduit
 /// after unlocking, so subscribers run without any subject lock held.
 @usableFromInline
-final class SubjectHub<Output, Failure: Error>: ConduitParent, CustomStringConvertible,
-  @unchecked Sendable
+final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, Failure>>,
+  ConduitParent, CustomStringConvertible, @unchecked Sendable
 {
-  /// The lock that guards every stored property below.
-  @usableFromInline
-  let lock = Lock()
-  @usableFromInline
-  @exclusivity(unchecked)
-  var conduits = ContiguousArray<SubjectConduit<Output, Failure>>()
-  @usableFromInline
-  @exclusivity(unchecked)
-  var completion: Subscribers.Completion<Failure>?
-  @usableFromInline
-  @exclusivity(unchecked)
-  var storedValue: Output?
-  @exclusivity(unchecked)
-  var upstreams: [any Subscription] = []
-  /// Set once any subscriber has asked for values: from then on a `PassthroughSubject`
-  /// asks its upstreams for unlimited values, as Combine's does.
-  @exclusivity(unchecked)
-  var hasAnyDownstreamDemand = false
   /// `hasAnyDownstreamDemand`, readable without the lock (it only ever becomes true), so
   /// that requests after the first cost no lock.
   @usableFromInline
@@ -45,12 +27,12 @@ final class SubjectHub<Output, Failure: Error>: ConduitParent, CustomStringConve
   var description: String { kind.name }
   init(kind: SubjectKind, currentValue: Output? = nil) {
     self.kind = kind
-    storedValue = currentValue
     keepsValue = currentValue != nil
+    super.init(state: SubjectHubState(storedValue: currentValue))
   }
 
   @usableFromInline
-  var currentValue: Output? { lock.withLock { storedValue } }
+  var currentValue: Output? { withLock { $0.storedValue } }
 
   @usableFromInline
   func initialValue() -> Output? { currentValue }
@@ -62,7 +44,7 @@ final class SubjectHub<Output, Failure: Error>: ConduitParent, CustomStringConve
   where S.Input == Output, S.Failure == Failure {
     // As in Combine, a subscriber that comes after the completion gets it through an
     // empty subscription.
-    if isCompleted.load(ordering: .acquiring), let finished = lock.withLock({ completion }) {
+    if isCompleted.load(ordering: .acquiring), let finished = withLock({ $0.completion }) {
       subscriber.receive(subscription: Subscriptions.empty)
       subscriber.receive(completion: finished)
       return
@@ -75,24 +57,24 @@ final class SubjectHub<Output, Failure: Error>: ConduitParent, CustomStringConve
     } else {
       subscriber.receive(subscription: conduit)
     }
-    let finished = lock.withLock { () -> Subscribers.Completion<Failure>? in
-      if completion == nil, conduit.isLive { conduits.append(conduit) }
-      return completion
+    let finished = withLock { state -> Subscribers.Completion<Failure>? in
+      if state.completion == nil, conduit.isLive { state.conduits.append(conduit) }
+      return state.completion
     }
     if let finished { conduit.finish(finished) }
   }
 
   /// Stores `value` as the current value, whether or not the subject has completed.
   func setCurrentValue(_ value: Output) {
-    lock.withLock { storedValue = value }
+    withLock { $0.storedValue = value }
   }
 
   @inlinable
   func send(_ value: Output) {
-    let targets = lock.withLock { () -> ContiguousArray<SubjectConduit<Output, Failure>> in
-      guard completion == nil else { return [] }
-      if keepsValue { storedValue = value }
-      return conduits
+    let targets = withLock { state -> ContiguousArray<SubjectConduit<Output, Failure>> in
+      guard state.completion == nil else { return [] }
+      if keepsValue { state.storedValue = value }
+      return state.conduits
     }
     // The copied list keeps every conduit alive: reach each without a retain of its own.
     targets.withUnsafeBufferPointer { conduits in
@@ -103,13 +85,13 @@ final class SubjectHub<Output, Failure: Error>: ConduitParent, CustomStringConve
   }
 
   func complete(_ completion: Subscribers.Completion<Failure>) {
-    let targets = lock.withLock { () -> ContiguousArray<SubjectConduit<Output, Failure>>? in
-      guard self.completion == nil else { return nil }
-      self.completion = completion
+    let targets = withLock { state -> ContiguousArray<SubjectConduit<Output, Failure>>? in
+      guard state.completion == nil else { return nil }
+      state.completion = completion
       isCompleted.store(true, ordering: .releasing)
       // Upstream subscriptions stay until the subject goes away, as in Combine.
-      defer { conduits = [] }
-      return conduits
+      defer { state.conduits = [] }
+      return state.conduits
     }
     for conduit in targets ?? [] { conduit.finish(completion) }
   }
@@ -117,9 +99,9 @@ final class SubjectHub<Output, Failure: Error>: ConduitParent, CustomStringConve
   /// Keeps an upstream subscription: a `CurrentValueSubject` asks it for unlimited values
   /// at once, a `PassthroughSubject` once some subscriber has demand (Combine's shapes).
   func adopt(_ subscription: any Subscription) {
-    let requests = lock.withLock { () -> Bool in
-      upstreams.append(subscription)
-      return keepsValue || hasAnyDownstreamDemand
+    let requests = withLock { state -> Bool in
+      state.upstreams.append(subscription)
+      return keepsValue || state.hasAnyDownstreamDemand
     }
     if requests { subscription.request(.unlimited) }
   }
@@ -136,31 +118,55 @@ final class SubjectHub<Output, Failure: Error>: ConduitParent, CustomStringConve
   /// Marks the first downstream demand and asks the waiting upstreams for values.
   @usableFromInline
   func firstDownstreamDemand() {
-    let waiting = lock.withLock { () -> [any Subscription] in
-      guard !hasAnyDownstreamDemand else { return [] }
-      hasAnyDownstreamDemand = true
+    let waiting = withLock { state -> [any Subscription] in
+      guard !state.hasAnyDownstreamDemand else { return [] }
+      state.hasAnyDownstreamDemand = true
       sawDownstreamDemand.store(true, ordering: .releasing)
       // A subject with a current value asked its upstreams when it adopted them.
-      return keepsValue ? [] : upstreams
+      return keepsValue ? [] : state.upstreams
     }
     for subscription in waiting { subscription.request(.unlimited) }
   }
 
   /// Cancels every upstream subscription; the subject calls it when it goes away.
   func cancelUpstreams() {
-    let taken = lock.withLock { () -> [any Subscription] in
-      defer { upstreams = [] }
-      return upstreams
+    let taken = withLock { state -> [any Subscription] in
+      defer { state.upstreams = [] }
+      return state.upstreams
     }
     for subscription in taken { subscription.cancel() }
   }
 
   @inlinable
   func remove(_ conduit: SubjectConduit<Output, Failure>) {
-    lock.withLock {
-      if let index = conduits.firstIndex(where: { $0 === conduit }) {
-        conduits.remove(at: index)
+    withLock { state in
+      if let index = state.conduits.firstIndex(where: { $0 === conduit }) {
+        state.conduits.remove(at: index)
       }
     }
   }
+}
+
+/// Everything about a subject that changes, behind the hub's lock.
+@usableFromInline
+struct SubjectHubState<Output, Failure: Error> {
+  /// The subscribers' conduits, in subscription order.
+  @usableFromInline
+  var conduits = ContiguousArray<SubjectConduit<Output, Failure>>()
+  /// The completion, once sent.
+  @usableFromInline
+  var completion: Subscribers.Completion<Failure>?
+  /// The current value, for subjects that keep one.
+  @usableFromInline
+  var storedValue: Output?
+  /// The subscriptions of publishers this subject subscribed to.
+  @usableFromInline
+  var upstreams: [any Subscription] = []
+  /// Set once any subscriber has asked for values: from then on a `PassthroughSubject`
+  /// asks its upstreams for unlimited values, as Combine's does.
+  @usableFromInline
+  var hasAnyDownstreamDemand = false
+
+  @usableFromInline
+  init(storedValue: Output?) { self.storedValue = storedValue }
 }

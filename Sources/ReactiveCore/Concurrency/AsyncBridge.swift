@@ -10,7 +10,9 @@
 ///
 /// - Note: Thread-safe. `lock` guards `state`, `waiting` and `pendingDemand`; no
 ///   continuation is resumed and no subscription is called while it is held.
-final class AsyncBridge<Upstream: Publisher>: Subscriber, Cancellable, @unchecked Sendable {
+final class AsyncBridge<Upstream: Publisher>: Guarded<AsyncBridge<Upstream>.State>, Subscriber,
+  Cancellable, @unchecked Sendable
+{
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
@@ -23,23 +25,33 @@ final class AsyncBridge<Upstream: Publisher>: Subscriber, Cancellable, @unchecke
 
   typealias Waiter = UnsafeContinuation<Outcome, Never>
 
-  private enum State {
+  /// Where the bridge stands with its upstream.
+  enum Phase {
+    /// No subscription yet; requests are counted until it arrives.
     case awaitingSubscription
+    /// Subscribed; each `next()` asks it for one value.
     case subscribed(any Subscription)
     /// Ended; holds a failure that no waiting `next()` has thrown yet.
     case terminal(Failure?)
   }
 
-  /// The lock that guards every variable below.
-  private let lock = Lock()
-  @exclusivity(unchecked)
-  private var state = State.awaitingSubscription
-  @exclusivity(unchecked)
-  private var waiting: [Waiter] = []
-  @exclusivity(unchecked)
-  private var pendingDemand = Subscribers.Demand.none
+  /// Everything about the bridge that changes; guarded by the lock.
+  struct State {
+    /// Where the bridge stands with its upstream.
+    var phase = Phase.awaitingSubscription
+    /// The `next()` calls waiting for a value, oldest first.
+    var waiting: [Waiter] = []
+    /// Demand asked for before the subscription arrived.
+    var pendingDemand = Subscribers.Demand.none
 
-  init() {}
+    /// Empties the waiting list, returning what it held.
+    mutating func takeWaiting() -> [Waiter] {
+      defer { waiting = [] }
+      return waiting
+    }
+  }
+
+  init() { super.init(state: State()) }
 
   /// Waits for the next value; `nil` at the end of the sequence or when the calling task
   /// is cancelled (which also cancels the subscription).
@@ -59,20 +71,20 @@ final class AsyncBridge<Upstream: Publisher>: Subscriber, Cancellable, @unchecke
   func wait() async -> Outcome {
     await withUnsafeContinuation { (continuation: Waiter) in
       lock.lock()
-      switch state {
+      switch state.phase {
       case .awaitingSubscription:
-        waiting.append(continuation)
-        pendingDemand += 1
+        state.waiting.append(continuation)
+        state.pendingDemand += 1
         lock.unlock()
       case .subscribed(let subscription):
-        waiting.append(continuation)
+        state.waiting.append(continuation)
         lock.unlock()
         subscription.request(.max(1))
       case .terminal(nil):
         lock.unlock()
         continuation.resume(returning: .end)
       case .terminal(let failure?):
-        state = .terminal(nil)
+        state.phase = .terminal(nil)
         lock.unlock()
         continuation.resume(returning: Outcome(result: .failure(failure)))
       }
@@ -81,29 +93,29 @@ final class AsyncBridge<Upstream: Publisher>: Subscriber, Cancellable, @unchecke
 
   func receive(subscription: any Subscription) {
     lock.lock()
-    guard case .awaitingSubscription = state else {
+    guard case .awaitingSubscription = state.phase else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    state = .subscribed(subscription)
-    let demand = pendingDemand
-    pendingDemand = .none
+    state.phase = .subscribed(subscription)
+    let demand = state.pendingDemand
+    state.pendingDemand = .none
     lock.unlock()
     if demand > .none { subscription.request(demand) }
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
-    guard case .subscribed = state else {
-      let ended = takeWaiting()
+    guard case .subscribed = state.phase else {
+      let ended = state.takeWaiting()
       lock.unlock()
       Self.end(ended)
       return .none
     }
     // Combine traps here too: every value answers one `next()`.
-    precondition(!waiting.isEmpty, "Received an output without requesting demand")
-    let continuation = waiting.removeFirst()
+    precondition(!state.waiting.isEmpty, "Received an output without requesting demand")
+    let continuation = state.waiting.removeFirst()
     lock.unlock()
     continuation.resume(returning: Outcome(result: .success(input)))
     return .none
@@ -111,23 +123,23 @@ final class AsyncBridge<Upstream: Publisher>: Subscriber, Cancellable, @unchecke
 
   func receive(completion: Subscribers.Completion<Failure>) {
     lock.lock()
-    if case .terminal = state {
-      let ended = takeWaiting()
+    if case .terminal = state.phase {
+      let ended = state.takeWaiting()
       lock.unlock()
       Self.end(ended)
       return
     }
-    guard !waiting.isEmpty else {
+    guard !state.waiting.isEmpty else {
       if case .failure(let failure) = completion {
-        state = .terminal(failure)
+        state.phase = .terminal(failure)
       } else {
-        state = .terminal(nil)
+        state.phase = .terminal(nil)
       }
       lock.unlock()
       return
     }
-    state = .terminal(nil)
-    var ended = takeWaiting()
+    state.phase = .terminal(nil)
+    var ended = state.takeWaiting()
     let first = ended.removeFirst()
     lock.unlock()
     switch completion {
@@ -140,23 +152,17 @@ final class AsyncBridge<Upstream: Publisher>: Subscriber, Cancellable, @unchecke
   /// Ends the sequence for every waiting `next()` and cancels the subscription.
   func cancel() {
     lock.lock()
-    let ended = takeWaiting()
+    let ended = state.takeWaiting()
     let subscription: (any Subscription)?
-    if case .subscribed(let subscribed) = state {
+    if case .subscribed(let subscribed) = state.phase {
       subscription = subscribed
     } else {
       subscription = nil
     }
-    state = .terminal(nil)
+    state.phase = .terminal(nil)
     lock.unlock()
     subscription?.cancel()
     Self.end(ended)
-  }
-
-  /// Empties the waiting list. Call with the lock held.
-  private func takeWaiting() -> [Waiter] {
-    defer { waiting = [] }
-    return waiting
   }
 
   private static func end(_ ended: [Waiter]) {

@@ -42,56 +42,75 @@ public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher 
 private final class AsyncSequenceSubscription<
   Base: AsyncSequence & Sendable, Downstream: Subscriber
 >:
-  Subscription, AsyncIterating, CustomStringConvertible, @unchecked Sendable
+  Guarded<AsyncSequenceSubscription<Base, Downstream>.State>, Subscription, AsyncIterating,
+  CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Base.Element, Downstream.Failure == any Error {
-  /// The lock that guards every variable below.
-  private let lock = Lock()
-  @exclusivity(unchecked)
-  private var downstream: Downstream?
-  @exclusivity(unchecked)
-  private var demand = Subscribers.Demand.none
-  @exclusivity(unchecked)
-  private var parked: CheckedContinuation<Void, Never>?
-  @exclusivity(unchecked)
-  private var task: Task<Void, Never>?
+  /// Everything about the subscription that changes; guarded by the lock.
+  struct State {
+    /// The subscriber, until the sequence ends or the subscription is cancelled.
+    var downstream: Downstream?
+    /// Demand not yet met.
+    var demand = Subscribers.Demand.none
+    /// The iterating task, waiting for demand.
+    var parked: CheckedContinuation<Void, Never>?
+    /// Whether a request has started the iterating task (set before the task exists).
+    var isStarted = false
+    /// The iterating task, once started, until cancelled.
+    var task: Task<Void, Never>?
+  }
+
+  /// What a request must do after unlocking.
+  enum Wake {
+    /// Nothing: the task is running, or the subscription ended.
+    case nothing
+    /// Resume the task, which waits for demand.
+    case resume(CheckedContinuation<Void, Never>)
+    /// Start the iterating task.
+    case start
+  }
+
   private let base: Base
 
   init(base: Base, downstream: Downstream) {
     self.base = base
-    self.downstream = downstream
+    super.init(state: State(downstream: downstream))
   }
 
   func request(_ additional: Subscribers.Demand) {
     precondition(additional > 0, "demand must be greater than zero")
-    let (resume, start) = lock.withLock { () -> (CheckedContinuation<Void, Never>?, Bool) in
-      guard downstream != nil else { return (nil, false) }
-      demand += additional
-      defer { parked = nil }
-      return (parked, task == nil)
+    let wake = withLock { state -> Wake in
+      guard state.downstream != nil else { return .nothing }
+      state.demand += additional
+      if let parked = state.parked.take() { return .resume(parked) }
+      guard !state.isStarted else { return .nothing }
+      state.isStarted = true
+      return .start
     }
-    resume?.resume()
-    if start {
+    switch wake {
+    case .nothing: break
+    case .resume(let parked): parked.resume()
+    case .start:
       // The task reaches the subscription through an existential so it captures no
       // generic metadata.
       let iterator: any AsyncIterating = self
       let task = Task { await iterator.iterate() }
-      lock.withLock { self.task = task }
+      withLock { $0.task = task }
     }
   }
 
   /// Waits until there is demand; false once cancelled.
   private func awaitDemand() async -> Bool {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let ready = lock.withLock { () -> Bool in
-        if downstream == nil || demand > 0 { return true }
-        parked = continuation
+      let ready = withLock { state -> Bool in
+        if state.downstream == nil || state.demand > 0 { return true }
+        state.parked = continuation
         return false
       }
       if ready { continuation.resume() }
     }
-    return lock.withLock {
-      guard downstream != nil else { return false }
-      demand -= 1
+    return withLock { state in
+      guard state.downstream != nil else { return false }
+      state.demand -= 1
       return true
     }
   }
@@ -99,9 +118,9 @@ where Downstream.Input == Base.Element, Downstream.Failure == any Error {
   func iterate() async {
     do {
       for try await element in base {
-        guard await awaitDemand(), let target = lock.withLock({ downstream }) else { return }
+        guard await awaitDemand(), let target = withLock({ $0.downstream }) else { return }
         let more = target.receive(element)
-        if more > 0 { lock.withLock { demand += more } }
+        if more > 0 { withLock { $0.demand += more } }
       }
       finish(.finished)
     } catch {
@@ -110,25 +129,24 @@ where Downstream.Input == Base.Element, Downstream.Failure == any Error {
   }
 
   private func finish(_ completion: Subscribers.Completion<any Error>) {
-    let target = lock.withLock { () -> Downstream? in
-      defer { downstream = nil }
-      return downstream
+    let target = withLock { state -> Downstream? in
+      defer { state.downstream = nil }
+      return state.downstream
     }
     target?.receive(completion: completion)
   }
 
   func cancel() {
-    let taken = lock.withLock {
-      () -> (Task<Void, Never>?, CheckedContinuation<Void, Never>?, Downstream?) in
+    let ended = withLock { state -> State in
       defer {
-        downstream = nil
-        parked = nil
-        task = nil
+        state.downstream = nil
+        state.parked = nil
+        state.task = nil
       }
-      return (task, parked, downstream)
+      return state
     }
-    taken.0?.cancel()
-    taken.1?.resume()
+    ended.task?.cancel()
+    ended.parked?.resume()
   }
 
   var description: String { "AsyncSequence" }

@@ -65,44 +65,47 @@ extension NotificationCenter {
 ///
 /// Notifications may be posted from several threads at once; `deliveryLock` keeps the
 /// deliveries to the subscriber from overlapping.
-final class NotificationSubscription<Downstream: Subscriber>: Subscription, NotificationPosting,
+final class NotificationSubscription<Downstream: Subscriber>:
+  Guarded<NotificationSubscription<Downstream>.State>, Subscription, NotificationPosting,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
 where Downstream.Input == Notification, Downstream.Failure == Never {
-  /// The lock that guards `downstream`, `demand`, `center` and `observer`.
-  private let lock = Lock()
+  /// Everything about the observer that changes; guarded by the lock. Cancelling resets
+  /// it to the empty state, which is how every other method sees that it ended.
+  struct State {
+    /// The subscriber, until cancelled.
+    var downstream: Downstream?
+    /// Demand not yet met; notifications beyond it are dropped.
+    var demand = Subscribers.Demand.none
+    /// The center observed, until cancelled.
+    var center: NotificationCenter?
+    /// The observer token, once registered.
+    var observer: (any NSObjectProtocol)?
+    /// The relay the observer block posts through, once registered.
+    var relay: NotificationRelay?
+  }
+
   /// Held while calling into `downstream`, so deliveries never overlap.
   private let deliveryLock = RecursiveLock()
-  @exclusivity(unchecked)
-  private var downstream: Downstream?
-  @exclusivity(unchecked)
-  private var demand = Subscribers.Demand.none
-  @exclusivity(unchecked)
-  private var center: NotificationCenter?
-  @exclusivity(unchecked)
-  private var observer: (any NSObjectProtocol)?
-  @exclusivity(unchecked)
-  private var relay: NotificationRelay?
 
   init(downstream: Downstream, center: NotificationCenter) {
-    self.downstream = downstream
-    self.center = center
+    super.init(state: State(downstream: downstream, center: center))
   }
 
   /// Registers the observer, unless the subscriber cancelled already.
   func observe(name: Notification.Name, object: AnyObject?) {
-    guard let center = lock.withLock({ center }) else { return }
-    let relay = lock.withLock { () -> NotificationRelay in
+    guard let center = withLock({ $0.center }) else { return }
+    let relay = withLock { state -> NotificationRelay in
       let relay = NotificationRelay(self)
-      self.relay = relay
+      state.relay = relay
       return relay
     }
     let token = center.addObserver(forName: name, object: object, queue: nil) {
       relay.target?.post($0)
     }
-    let cancelled = lock.withLock { () -> Bool in
-      guard downstream != nil else { return true }
-      observer = token
+    let cancelled = withLock { state -> Bool in
+      guard state.downstream != nil else { return true }
+      state.observer = token
       return false
     }
     if cancelled {
@@ -112,34 +115,28 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
   }
 
   func post(_ notification: Notification) {
-    let target = lock.withLock { () -> Downstream? in
-      guard let downstream, demand > 0 else { return nil }
-      demand -= 1
+    let target = withLock { state -> Downstream? in
+      guard let downstream = state.downstream, state.demand > 0 else { return nil }
+      state.demand -= 1
       return downstream
     }
     guard let target else { return }
     let more = deliveryLock.withLock { target.receive(notification) }
-    if more > 0 { lock.withLock { if downstream != nil { demand += more } } }
+    if more > 0 { withLock { state in if state.downstream != nil { state.demand += more } } }
   }
 
   func request(_ additional: Subscribers.Demand) {
     precondition(additional > 0, "demand must be greater than zero")
-    lock.withLock { if downstream != nil { demand += additional } }
+    withLock { state in if state.downstream != nil { state.demand += additional } }
   }
 
   func cancel() {
-    let taken = lock.withLock {
-      () -> (NotificationCenter?, (any NSObjectProtocol)?, NotificationRelay?) in
-      defer {
-        downstream = nil
-        center = nil
-        observer = nil
-        relay = nil
-      }
-      return (center, observer, relay)
+    let ended = withLock { state -> State in
+      defer { state = State() }
+      return state
     }
-    taken.2?.clear()
-    if let center = taken.0, let observer = taken.1 { center.removeObserver(observer) }
+    ended.relay?.clear()
+    if let center = ended.center, let observer = ended.observer { center.removeObserver(observer) }
   }
 
   var description: String { "NotificationCenter Observer" }
@@ -156,17 +153,14 @@ protocol NotificationPosting: AnyObject, Sendable {
 /// so the block captures no generic type and a cancelled subscription is released even
 /// if the notification center keeps the block a little longer.
 ///
-/// Unchecked `Sendable`: `target` is guarded by `lock`.
-final class NotificationRelay: @unchecked Sendable {
-  private let lock = Lock()
-  @exclusivity(unchecked)
-  private var held: (any NotificationPosting)?
-
-  init(_ target: any NotificationPosting) { held = target }
+/// Unchecked `Sendable`: its state, the subscription until ``clear()``, is guarded by the
+/// lock.
+final class NotificationRelay: Guarded<(any NotificationPosting)?>, @unchecked Sendable {
+  init(_ target: any NotificationPosting) { super.init(state: target) }
 
   /// The subscription, until ``clear()``.
-  var target: (any NotificationPosting)? { lock.withLock { held } }
+  var target: (any NotificationPosting)? { withLock { $0 } }
 
   /// Lets go of the subscription.
-  func clear() { lock.withLock { held = nil } }
+  func clear() { withLock { $0 = nil } }
 }

@@ -126,11 +126,12 @@ extension Publishers {
 /// fails downstream. The downstream is kept for this object's whole life, and the
 /// upstream subscription is let go as soon as the stream ends.
 ///
-/// - Note: Thread-safe. `lock` guards `isFinished` and `upstream`; the coder and the
-///   downstream run without it.
+/// - Note: Thread-safe. The lock guards ``State``; the coder and the downstream run
+///   without it.
 private final class CodingSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  Guarded<CodingSubscription<Input, UpstreamFailure, Downstream>.State>, Subscriber,
+  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 where Downstream.Failure == any Error {
   /// The upstream's failure type.
   typealias Failure = UpstreamFailure
@@ -141,14 +142,14 @@ where Downstream.Failure == any Error {
   private let downstream: Downstream
   /// Encodes or decodes one value.
   private let transform: (Input) throws -> Downstream.Input
-  /// The lock that guards `isFinished` and `upstream`.
-  private let lock = Lock()
-  /// Whether the stream has ended: completed, failed to code, or cancelled.
-  @exclusivity(unchecked)
-  private var isFinished = false
-  /// The upstream subscription, until the stream ends.
-  @exclusivity(unchecked)
-  private var upstream: (any Subscription)?
+
+  /// Everything about the operator that changes; guarded by the lock.
+  struct State {
+    /// Whether the stream has ended: completed, failed to code, or cancelled.
+    var isFinished = false
+    /// The upstream subscription, until the stream ends.
+    var upstream: (any Subscription)?
+  }
 
   /// Creates the subscription of the operator `name` for `downstream`.
   init(
@@ -158,18 +159,19 @@ where Downstream.Failure == any Error {
     description = name
     self.downstream = downstream
     self.transform = transform
+    super.init(state: State())
   }
 
   /// Takes the first subscription and hands itself downstream; any later subscription,
   /// or one after the end, is cancelled.
   func receive(subscription: any Subscription) {
     lock.lock()
-    guard !isFinished, upstream == nil else {
+    guard !state.isFinished, state.upstream == nil else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    upstream = subscription
+    state.upstream = subscription
     lock.unlock()
     downstream.receive(subscription: self)
   }
@@ -177,15 +179,15 @@ where Downstream.Failure == any Error {
   /// Codes the value and passes it on; a coding error ends the stream with that error.
   func receive(_ input: Input) -> Subscribers.Demand {
     // As in Combine, only the end stops values: one before the subscription passes.
-    guard !lock.withLock({ isFinished }) else { return .none }
+    guard !withLock({ $0.isFinished }) else { return .none }
     let output: Downstream.Input
     do {
       output = try transform(input)
     } catch {
-      let taken = lock.withLock { () -> (any Subscription)? in
-        isFinished = true
-        defer { upstream = nil }
-        return upstream
+      let taken = withLock { state -> (any Subscription)? in
+        state.isFinished = true
+        defer { state.upstream = nil }
+        return state.upstream
       }
       taken?.cancel()
       downstream.receive(completion: .failure(error))
@@ -197,31 +199,31 @@ where Downstream.Failure == any Error {
   /// Passes the first completion on, even one that arrives before the subscription.
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
     lock.lock()
-    guard !isFinished else {
+    guard !state.isFinished else {
       lock.unlock()
       return
     }
-    isFinished = true
-    upstream = nil
+    state.isFinished = true
+    state.upstream = nil
     lock.unlock()
     downstream.receive(completion: completion.mapError { $0 })
   }
 
   /// Forwards the demand upstream; before the subscription it goes nowhere.
   func request(_ demand: Subscribers.Demand) {
-    lock.withLock { upstream }?.request(demand)
+    withLock { $0.upstream }?.request(demand)
   }
 
   /// Cancels upstream once; a cancel before the subscription, or after the end, does
   /// nothing.
   func cancel() {
     lock.lock()
-    guard !isFinished, let taken = upstream else {
+    guard !state.isFinished, let taken = state.upstream else {
       lock.unlock()
       return
     }
-    isFinished = true
-    upstream = nil
+    state.isFinished = true
+    state.upstream = nil
     lock.unlock()
     taken.cancel()
   }
@@ -232,8 +234,8 @@ where Downstream.Failure == any Error {
     lock.lock()
     defer { lock.unlock() }
     let children: [Mirror.Child] = [
-      ("downstream", downstream), ("finished", isFinished),
-      ("upstreamSubscription", upstream as Any),
+      ("downstream", downstream), ("finished", state.isFinished),
+      ("upstreamSubscription", state.upstream as Any),
     ]
     return Mirror(self, children: children)
   }

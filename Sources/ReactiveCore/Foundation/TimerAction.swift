@@ -10,20 +10,16 @@ import Foundation
 /// operator's subscription, its subscriber) is freed, and only Foundation's own few
 /// bytes remain.
 ///
-/// Unchecked `Sendable`: `action` is only reached under `lock`; the timer calls it on its
-/// run loop's thread, which is the contract Combine's `Scheduler` has always had.
-final class TimerAction: @unchecked Sendable {
-  /// The lock that guards `action`.
-  private let lock = Lock()
-  @exclusivity(unchecked)
-  private var action: (() -> Void)?
-
-  init(_ action: @escaping () -> Void) { self.action = action }
+/// Unchecked `Sendable`: the action, its state, is only reached under the lock; the timer
+/// calls it on its run loop's thread, which is the contract Combine's `Scheduler` has
+/// always had.
+final class TimerAction: Guarded<(() -> Void)?>, @unchecked Sendable {
+  init(_ action: @escaping () -> Void) { super.init(state: action) }
 
   /// Runs the action, if it was not released.
   func run() {
     lock.lock()
-    let current = action
+    let current = state
     lock.unlock()
     current?()
   }
@@ -31,8 +27,8 @@ final class TimerAction: @unchecked Sendable {
   /// Runs the action once and releases it.
   func runOnce() {
     lock.lock()
-    let taken = action
-    action = nil
+    let taken = state
+    state = nil
     lock.unlock()
     taken?()
   }
@@ -40,8 +36,8 @@ final class TimerAction: @unchecked Sendable {
   /// Releases the action without running it.
   func release() {
     lock.lock()
-    let taken = action
-    action = nil
+    let taken = state
+    state = nil
     lock.unlock()
     _ = taken
   }
@@ -49,30 +45,29 @@ final class TimerAction: @unchecked Sendable {
 
 /// Invalidates a Foundation `Timer` once and releases its action, then lets go of both.
 ///
-/// Unchecked `Sendable`: the timer is only reached under `lock`, and
+/// Unchecked `Sendable`: the timer is only reached under the lock, and
 /// `Timer.invalidate()` may be called from any thread.
-final class TimerInvalidation: Cancellable, @unchecked Sendable {
-  /// The lock that guards `timer` and `action`.
-  private let lock = Lock()
-  @exclusivity(unchecked)
-  private var timer: Timer?
-  @exclusivity(unchecked)
-  private var action: TimerAction?
+final class TimerInvalidation: Guarded<TimerInvalidation.State>, Cancellable,
+  @unchecked Sendable
+{
+  /// The timer and its action until the cancel; guarded by the lock.
+  struct State {
+    /// The timer to invalidate.
+    var timer: Timer?
+    /// The action to release.
+    var action: TimerAction?
+  }
 
   init(_ timer: Timer, action: TimerAction) {
-    self.timer = timer
-    self.action = action
+    super.init(state: State(timer: timer, action: action))
   }
 
   func cancel() {
-    let taken = lock.withLock { () -> (Timer?, TimerAction?) in
-      defer {
-        timer = nil
-        action = nil
-      }
-      return (timer, action)
+    let taken = withLock { state -> State in
+      defer { state = State() }
+      return state
     }
-    taken.0?.invalidate()
-    taken.1?.release()
+    taken.timer?.invalidate()
+    taken.action?.release()
   }
 }

@@ -14,10 +14,9 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
   /// The kind of errors this publisher might publish.
   public typealias Failure = Never
 
-  /// The lock that guards `connections`.
-  private let lock = Lock()
-  @exclusivity(unchecked)
-  private var connections: [WillChangeConnection] = []
+  /// The subscribers' connections, behind their lock: a box, since a public class cannot
+  /// subclass the internal `Guarded`; one allocation per publisher.
+  private let connections = LockedBox<[WillChangeConnection]>([])
 
   /// Creates an observable object publisher instance.
   public init() {}
@@ -25,72 +24,76 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
   /// Attaches the subscriber.
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Void, S.Failure == Never {
     let connection = WillChangeSubscription(parent: self, downstream: subscriber)
-    lock.withLock { connections.append(connection) }
+    connections.withLock { $0.append(connection) }
     subscriber.receive(subscription: connection)
   }
 
   /// Sends the changed value to the downstream subscriber.
   public func send() {
-    for connection in lock.withLock({ connections }) { connection.signal() }
+    for connection in connections.withLock({ $0 }) { connection.signal() }
   }
 
   /// Forgets a cancelled connection.
   fileprivate func remove(_ connection: WillChangeConnection) {
-    lock.withLock { connections.removeAll { $0 === connection } }
+    connections.withLock { $0.removeAll { $0 === connection } }
   }
 }
 
+/// Where a connection stands: inactive until its first request, then every signal
+/// reaches the subscriber, until a cancel.
+private enum WillChangePhase {
+  case awaitingDemand
+  case active
+  case cancelled
+}
+
+/// The state of a connection; guarded by its lock.
+private struct WillChangeState {
+  /// Where the connection stands.
+  var phase = WillChangePhase.awaitingDemand
+  /// Strong until the cancel, as a subject's subscriptions hold their subject: the
+  /// publisher holds its connections, and a cancel breaks that cycle. (Not weak: a weak
+  /// reference gives the publisher a side table, which LeakSanitizer cannot see the
+  /// publisher point to, so a publisher kept for the life of the process reads as a leak.)
+  var parent: ObservableObjectPublisher?
+}
+
 /// One subscriber's connection to an ``ObservableObjectPublisher``, type-erased so that
-/// the publisher keeps one list.
-private class WillChangeConnection: @unchecked Sendable {
+/// the publisher keeps one list; its lock guards the connection's state.
+private class WillChangeConnection: Guarded<WillChangeState>, @unchecked Sendable {
   func signal() { fatalError("abstract") }
 }
 
 /// A subscription to an ``ObservableObjectPublisher``: inactive until its first request,
 /// then every signal reaches the subscriber, until a cancel.
 ///
-/// - Note: Thread-safe. `lock` guards `state` and `parent`; `deliveryLock` keeps
+/// - Note: Thread-safe. The lock guards the phase and `parent`; `deliveryLock` keeps
 ///   deliveries from overlapping (and lets a subscriber send from inside one).
 private final class WillChangeSubscription<Downstream: Subscriber>: WillChangeConnection,
   Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
 where Downstream.Input == Void, Downstream.Failure == Never {
-  private enum State {
-    case awaitingDemand
-    case active
-    case cancelled
-  }
-
-  private let lock = Lock()
   private let deliveryLock = RecursiveLock()
-  @exclusivity(unchecked)
-  private var state = State.awaitingDemand
-  /// Strong until the cancel, as a subject's subscriptions hold their subject: the
-  /// publisher holds its connections, and a cancel breaks that cycle. (Not weak: a weak
-  /// reference gives the publisher a side table, which LeakSanitizer cannot see the
-  /// publisher point to, so a publisher kept for the life of the process reads as a leak.)
-  @exclusivity(unchecked)
-  private var parent: ObservableObjectPublisher?
   private let downstream: Downstream
 
   init(parent: ObservableObjectPublisher, downstream: Downstream) {
-    self.parent = parent
     self.downstream = downstream
+    super.init(state: WillChangeState(parent: parent))
   }
 
   override func signal() {
-    guard lock.withLock({ state == .active }) else { return }
+    guard withLock({ $0.phase == .active }) else { return }
     deliveryLock.withLock { _ = downstream.receive(()) }
   }
 
   func request(_ demand: Subscribers.Demand) {
-    lock.withLock { if state == .awaitingDemand { state = .active } }
+    withLock { state in if state.phase == .awaitingDemand { state.phase = .active } }
   }
 
   func cancel() {
-    let parent = lock.withLock { () -> ObservableObjectPublisher? in
-      state = .cancelled
-      return self.parent.take()
+    let parent = withLock { state -> ObservableObjectPublisher? in
+      state.phase = .cancelled
+      return state.parent.take()
     }
     parent?.remove(self)
   }

@@ -72,44 +72,49 @@ extension Published: @unchecked Sendable where Value: Sendable {}
 
 /// The shared storage of one `@Published` property.
 @usableFromInline
-final class PublishedBox<Value>: PublishedStorage, @unchecked Sendable {
-  /// The lock that guards `storedValue`, `willChange` and `assignment`.
-  private let lock = Lock()
-  @exclusivity(unchecked)
-  private var storedValue: Value
-  @exclusivity(unchecked)
-  private var willChange: ObservableObjectPublisher?
-  @exclusivity(unchecked)
-  private var assignment: AnyCancellable?
+final class PublishedBox<Value>: Guarded<PublishedBox<Value>.State>, PublishedStorage,
+  @unchecked Sendable
+{
+  /// What the property holds besides its subject; guarded by the lock.
+  @usableFromInline
+  struct State {
+    /// The property's value, which changes after subscribers hear of the new one.
+    var storedValue: Value
+    /// The object's `objectWillChange` publisher, once installed.
+    var willChange: ObservableObjectPublisher?
+    /// The subscription of the last `assign(to:)` to this property.
+    var assignment: AnyCancellable?
+  }
+
   /// Holds the latest value for new subscribers; the property itself changes after
   /// subscribers hear of the new value, as Combine's `willSet` does.
   let subject: CurrentValueSubject<Value, Never>
 
   init(_ value: Value) {
-    storedValue = value
     subject = CurrentValueSubject(value, kind: .published)
+    super.init(state: State(storedValue: value))
   }
 
-  var value: Value { lock.withLock { storedValue } }
+  var value: Value { withLock { $0.storedValue } }
 
   func set(_ newValue: Value) {
-    lock.withLock { willChange }?.send()
+    withLock { $0.willChange }?.send()
     subject.send(newValue)
-    lock.withLock { storedValue = newValue }
+    withLock { $0.storedValue = newValue }
   }
 
   func installWillChange(_ publisher: ObservableObjectPublisher) -> ObservableObjectPublisher {
-    lock.withLock {
-      if let willChange { return willChange }
-      willChange = publisher
+    withLock { state in
+      if let willChange = state.willChange { return willChange }
+      state.willChange = publisher
       return publisher
     }
   }
 
   func keep(_ cancellable: AnyCancellable) {
-    let previous = lock.withLock { () -> AnyCancellable? in
-      defer { assignment = cancellable }
-      return assignment
+    let previous = withLock { state -> AnyCancellable? in
+      defer { state.assignment = cancellable }
+      return state.assignment
     }
     previous?.cancel()
   }

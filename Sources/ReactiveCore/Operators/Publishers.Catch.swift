@@ -109,27 +109,35 @@ extension Publishers {
 /// (a value nobody asked for, a failure before the subscription, a second failure), and
 /// so does this.
 ///
-/// - Note: Thread-safe. `lock` guards `state` and `demand`; no upstream, downstream or
-///   handler code runs while it is held.
+/// - Note: Thread-safe. The lock guards ``State``; no upstream, downstream or handler code
+///   runs while it is held.
 final class CatchSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
-  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  Guarded<CatchSubscription<Upstream, NewPublisher, Downstream>.State>, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
 where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Output {
-  private enum State {
+  /// Where the operator stands, in Combine's states.
+  enum Phase {
+    /// Waiting for the upstream subscription.
     case pendingPre
+    /// Subscribed upstream.
     case pre(any Subscription)
+    /// Upstream failed; waiting for the replacement's subscription.
     case pendingPost
+    /// Subscribed to the replacement.
     case post(any Subscription)
+    /// Completed or cancelled.
     case ended
   }
 
-  /// The lock that guards `state` and `demand`.
-  private let lock = Lock()
-  @exclusivity(unchecked)
-  private var state = State.pendingPre
-  /// What downstream asked for and has not received yet.
-  @exclusivity(unchecked)
-  private var demand = Subscribers.Demand.none
+  /// Everything about the operator that changes; guarded by the lock.
+  struct State {
+    /// Where the operator stands.
+    var phase = Phase.pendingPre
+    /// What downstream asked for and has not received yet.
+    var demand = Subscribers.Demand.none
+  }
+
   private let downstream: Downstream
   private let handler: (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>
   /// The replacement's failure as the downstream's (the same type for `catch`, erased to
@@ -146,6 +154,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     self.downstream = downstream
     self.convertFailure = convertFailure
     self.handler = handler
+    super.init(state: State())
   }
 
   /// The subscriber attached to the upstream.
@@ -155,12 +164,12 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
 
   fileprivate func receivePre(subscription: any Subscription) {
     lock.lock()
-    guard case .pendingPre = state else {
+    guard case .pendingPre = state.phase else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    state = .pre(subscription)
+    state.phase = .pre(subscription)
     lock.unlock()
     downstream.receive(subscription: self)
   }
@@ -168,31 +177,31 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
   fileprivate func receivePre(_ input: Upstream.Output) -> Subscribers.Demand {
     lock.lock()
     // Combine traps on a value nobody asked for (its demand would go negative).
-    precondition(demand > .none, "API Violation: received a value without demand")
-    demand -= 1
+    precondition(state.demand > .none, "API Violation: received a value without demand")
+    state.demand -= 1
     lock.unlock()
     let more = downstream.receive(input)
-    lock.withLock { demand += more }
+    withLock { $0.demand += more }
     return more
   }
 
   fileprivate func receivePre(completion: Subscribers.Completion<Upstream.Failure>) {
     lock.lock()
-    switch (completion, state) {
+    switch (completion, state.phase) {
     case (.finished, .pre):
-      state = .ended
+      state.phase = .ended
       lock.unlock()
       downstream.receive(completion: .finished)
     case (.finished, _), (.failure, .ended):
       lock.unlock()
     case (.failure(let failure), .pre):
-      state = .pendingPost
+      state.phase = .pendingPost
       lock.unlock()
       switch handler(failure) {
       case .success(let replacement):
         replacement.subscribe(DownstreamSide(owner: self))
       case .failure(let thrown):
-        lock.withLock { state = .ended }
+        withLock { $0.phase = .ended }
         downstream.receive(completion: .failure(thrown))
       }
     case (.failure, .pendingPre), (.failure, .pendingPost), (.failure, .post):
@@ -205,13 +214,13 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
 
   fileprivate func receivePost(subscription: any Subscription) {
     lock.lock()
-    guard case .pendingPost = state else {
+    guard case .pendingPost = state.phase else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    state = .post(subscription)
-    let demand = self.demand
+    state.phase = .post(subscription)
+    let demand = state.demand
     lock.unlock()
     if demand > .none { subscription.request(demand) }
   }
@@ -222,11 +231,11 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
 
   fileprivate func receivePost(completion: Subscribers.Completion<NewPublisher.Failure>) {
     lock.lock()
-    guard case .post = state else {
+    guard case .post = state.phase else {
       lock.unlock()
       return
     }
-    state = .ended
+    state.phase = .ended
     lock.unlock()
     downstream.receive(completion: completion.mapError(convertFailure))
   }
@@ -236,16 +245,16 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
   func request(_ demand: Subscribers.Demand) {
     precondition(demand != .none, "API Violation: demand must not be zero")
     lock.lock()
-    switch state {
+    switch state.phase {
     case .pendingPre:
       lock.unlock()
       preconditionFailure("Unexpected state: request before subscription sent")
     case .pre(let subscription):
-      self.demand += demand
+      state.demand += demand
       lock.unlock()
       subscription.request(demand)
     case .pendingPost:
-      self.demand += demand
+      state.demand += demand
       lock.unlock()
     case .post(let subscription):
       lock.unlock()
@@ -257,9 +266,9 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
 
   func cancel() {
     lock.lock()
-    switch state {
+    switch state.phase {
     case .pre(let subscription), .post(let subscription):
-      state = .ended
+      state.phase = .ended
       lock.unlock()
       subscription.cancel()
     case .pendingPre, .pendingPost, .ended:
@@ -268,7 +277,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
   }
 
   var customMirror: Mirror {
-    let demand = lock.withLock { self.demand }
+    let demand = withLock { $0.demand }
     return Mirror(self, children: ["downstream": downstream, "demand": demand])
   }
 

@@ -108,50 +108,51 @@ where Downstream.Input == [Element] {
 /// - A cancel before the subscription does nothing.
 /// It keeps its downstream for its whole life.
 ///
-/// - Note: Thread-safe. `lock` guards `upstream`, `isFinished` and `buffer`; downstream
-///   and upstream are called without it.
+/// - Note: Thread-safe. The lock guards ``State``; downstream and upstream are called
+///   without it.
 private final class CollectByCountSubscription<
   Element, UpstreamFailure: Error, Downstream: Subscriber
->: Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, @unchecked Sendable
+>: Guarded<CollectByCountSubscription<Element, UpstreamFailure, Downstream>.State>, Subscriber,
+  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
   /// The upstream's value type.
   typealias Input = Element
   /// The upstream's failure type, which is downstream's.
   typealias Failure = UpstreamFailure
 
+  /// Everything about the operator that changes; guarded by the lock.
+  struct State {
+    /// The upstream subscription, until the stream ends.
+    var upstream: (any Subscription)?
+    /// Whether the stream has ended, so that a late subscription is cancelled.
+    var isFinished = false
+    /// The values collected since the last published array.
+    var buffer: [Element] = []
+  }
+
   /// The subscriber, held for this object's whole life as in Combine.
   private let downstream: Downstream
   /// The number of values in each published array.
   private let count: Int
-  /// The lock that guards `upstream`, `isFinished` and `buffer`.
-  private let lock = Lock()
-  /// The upstream subscription, until the stream ends.
-  @exclusivity(unchecked)
-  private var upstream: (any Subscription)?
-  /// Whether the stream has ended, so that a late subscription is cancelled.
-  @exclusivity(unchecked)
-  private var isFinished = false
-  /// The values collected since the last published array.
-  @exclusivity(unchecked)
-  private var buffer: [Element] = []
 
   /// Creates the subscription for `downstream`, publishing arrays of `count` values.
   init(downstream: Downstream, count: Int) {
     self.downstream = downstream
     self.count = count
+    super.init(state: State())
   }
 
   /// Takes the first subscription and hands itself downstream; any later subscription,
   /// or one after the end, is cancelled.
   func receive(subscription: any Subscription) {
     lock.lock()
-    guard !isFinished, upstream == nil else {
+    guard !state.isFinished, state.upstream == nil else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    upstream = subscription
+    state.upstream = subscription
     lock.unlock()
     downstream.receive(subscription: self)
   }
@@ -160,17 +161,17 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
   /// scaled to values.
   func receive(_ input: Element) -> Subscribers.Demand {
     lock.lock()
-    guard upstream != nil else {
+    guard state.upstream != nil else {
       lock.unlock()
       return .none
     }
-    buffer.append(input)
-    guard buffer.count == count else {
+    state.buffer.append(input)
+    guard state.buffer.count == count else {
       lock.unlock()
       return .none
     }
-    let full = buffer
-    buffer = []
+    let full = state.buffer
+    state.buffer = []
     lock.unlock()
     return downstream.receive(full) * count
   }
@@ -179,10 +180,10 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
   /// Combine, it does so whatever state the subscription is in.
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
     lock.lock()
-    upstream = nil
-    isFinished = true
-    let rest = buffer
-    buffer = []
+    state.upstream = nil
+    state.isFinished = true
+    let rest = state.buffer
+    state.buffer = []
     lock.unlock()
     if case .finished = completion, !rest.isEmpty { _ = downstream.receive(rest) }
     downstream.receive(completion: completion)
@@ -192,20 +193,20 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
   /// after the end, the demand goes nowhere.
   func request(_ demand: Subscribers.Demand) {
     precondition(demand != .none, "API Violation: demand must not be zero")
-    lock.withLock { upstream }?.request(demand * count)
+    withLock { $0.upstream }?.request(demand * count)
   }
 
   /// Drops the buffer and cancels upstream once; a cancel before the subscription does
   /// nothing.
   func cancel() {
     lock.lock()
-    guard let taken = upstream else {
+    guard let taken = state.upstream else {
       lock.unlock()
       return
     }
-    upstream = nil
-    buffer = []
-    isFinished = true
+    state.upstream = nil
+    state.buffer = []
+    state.isFinished = true
     lock.unlock()
     taken.cancel()
   }
@@ -219,8 +220,8 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
     lock.lock()
     defer { lock.unlock() }
     let children: [Mirror.Child] = [
-      ("downstream", downstream), ("upstreamSubscription", upstream as Any),
-      ("buffer", buffer), ("count", count),
+      ("downstream", downstream), ("upstreamSubscription", state.upstream as Any),
+      ("buffer", state.buffer), ("count", count),
     ]
     return Mirror(self, children: children)
   }

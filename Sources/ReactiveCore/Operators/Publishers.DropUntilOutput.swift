@@ -52,55 +52,62 @@ extension Publishers {
 /// (each still counts against the demand asked for) until the other publisher publishes;
 /// the other publisher finishing or failing first ends the sequence with its completion.
 ///
-/// - Note: Thread-safe. `lock` guards every variable below; `deliveryLock` (recursive)
-///   keeps deliveries to the subscriber from overlapping.
+/// - Note: Thread-safe. The lock guards ``State``; `deliveryLock` (recursive) keeps
+///   deliveries to the subscriber from overlapping.
 private final class DropUntilOutputSubscription<Other: Publisher, Downstream: Subscriber>:
-  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  Guarded<DropUntilOutputSubscription<Other, Downstream>.State>, Subscriber, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 where Downstream.Failure == Other.Failure {
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
 
+  /// Everything about the operator that changes; guarded by the lock.
+  struct State {
+    /// Whether the other publisher has published, so values now pass.
+    var isTriggered = false
+    /// The upstream subscription, once it arrives and until it ends.
+    var upstream: (any Subscription)?
+    /// All demand the subscriber asked for; dropped values count against it.
+    var pendingDemand = Subscribers.Demand.none
+    /// The other publisher's subscription, until it publishes or ends.
+    var other: (any Subscription)?
+    /// Whether the subscription completed or was cancelled.
+    var isCancelled = false
+  }
+
   private let downstream: Downstream
-  /// The lock that guards every variable below.
-  private let lock = Lock()
   /// Held while delivering to the subscriber.
   private let deliveryLock = RecursiveLock()
-  @exclusivity(unchecked)
-  private var isTriggered = false
-  @exclusivity(unchecked)
-  private var upstream: (any Subscription)?
-  @exclusivity(unchecked)
-  private var pendingDemand = Subscribers.Demand.none
-  @exclusivity(unchecked)
-  private var other: (any Subscription)?
-  @exclusivity(unchecked)
-  private var isCancelled = false
 
-  init(downstream: Downstream) { self.downstream = downstream }
+  init(downstream: Downstream) {
+    self.downstream = downstream
+    super.init(state: State())
+  }
 
   /// The subscriber attached to the other publisher.
   var otherSubscriber: OtherSubscriber { OtherSubscriber(parent: self) }
 
   func receive(subscription: any Subscription) {
     lock.lock()
-    guard upstream == nil, !isCancelled else {
+    guard state.upstream == nil, !state.isCancelled else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    upstream = subscription
-    let demand = pendingDemand
+    state.upstream = subscription
+    let demand = state.pendingDemand
     lock.unlock()
     if demand > .none { subscription.request(demand) }
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
-    guard isTriggered, !isCancelled else {
+    guard state.isTriggered, !state.isCancelled else {
       // Combine traps on a value nobody asked for (its demand would go negative).
-      precondition(pendingDemand > .none, "API Violation: received a value without demand")
-      pendingDemand -= 1
+      precondition(
+        state.pendingDemand > .none, "API Violation: received a value without demand")
+      state.pendingDemand -= 1
       lock.unlock()
       return .none
     }
@@ -110,32 +117,33 @@ where Downstream.Failure == Other.Failure {
 
   func receive(completion: Subscribers.Completion<Failure>) {
     lock.lock()
-    guard !isCancelled else {
+    guard !state.isCancelled else {
       lock.unlock()
       return
     }
-    isCancelled = true
+    state.isCancelled = true
     lock.unlock()
     deliver { downstream.receive(completion: completion) }
   }
 
   func request(_ demand: Subscribers.Demand) {
     lock.lock()
-    pendingDemand += demand
-    let upstream = self.upstream
+    state.pendingDemand += demand
+    let upstream = state.upstream
     lock.unlock()
     upstream?.request(demand)
   }
 
   func cancel() {
     lock.lock()
-    let taken = (upstream, other)
-    upstream = nil
-    other = nil
-    isCancelled = true
+    let upstream = state.upstream
+    let other = state.other
+    state.upstream = nil
+    state.other = nil
+    state.isCancelled = true
     lock.unlock()
-    taken.0?.cancel()
-    taken.1?.cancel()
+    upstream?.cancel()
+    other?.cancel()
   }
 
   var description: String { "DropUntilOutput" }
@@ -143,9 +151,9 @@ where Downstream.Failure == Other.Failure {
   var playgroundDescription: Any { description }
 
   fileprivate func otherReceive(subscription: any Subscription) {
-    let accepted = lock.withLock { () -> Bool in
-      guard other == nil else { return false }
-      other = subscription
+    let accepted = withLock { state -> Bool in
+      guard state.other == nil else { return false }
+      state.other = subscription
       return true
     }
     guard accepted else { return subscription.cancel() }
@@ -153,22 +161,22 @@ where Downstream.Failure == Other.Failure {
   }
 
   fileprivate func otherReceive() -> Subscribers.Demand {
-    lock.withLock {
-      isTriggered = true
-      other = nil
+    withLock { state in
+      state.isTriggered = true
+      state.other = nil
     }
     return .none
   }
 
   fileprivate func otherReceive(completion: Subscribers.Completion<Failure>) {
     lock.lock()
-    guard !isTriggered else {
-      other = nil
+    guard !state.isTriggered else {
+      state.other = nil
       lock.unlock()
       return
     }
-    let upstream = self.upstream
-    self.upstream = nil
+    let upstream = state.upstream
+    state.upstream = nil
     lock.unlock()
     upstream?.cancel()
     deliver { downstream.receive(completion: completion) }

@@ -91,49 +91,53 @@ extension Publishers {
 /// - Note: Thread-safe. `lock` guards `status`, `predicate` and `isDropping`; the predicate
 ///   and downstream run without it.
 final class DropWhileSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  Guarded<DropWhileSubscription<Input, UpstreamFailure, Downstream>.State>, Subscriber,
+  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 where Downstream.Input == Input {
   typealias Failure = UpstreamFailure
 
+  /// Everything about the operator that changes; guarded by the lock.
+  struct State: SubscribedState {
+    /// Where this stands with its upstream subscription.
+    var status = SubscriptionStatus.awaitingSubscription
+    /// The predicate, released when the stream ends.
+    var predicate: ((Input) throws -> Bool)?
+    /// Whether values are still being dropped (the predicate has not yet said no).
+    var isDropping = true
+  }
+
   private let name: String
   private let downstream: Downstream
-  /// The lock that guards `status`, `predicate` and `isDropping`.
-  private let lock = Lock()
-  @exclusivity(unchecked)
-  private var status = SubscriptionStatus.awaitingSubscription
-  @exclusivity(unchecked)
-  private var predicate: ((Input) throws -> Bool)?
-  @exclusivity(unchecked)
-  private var isDropping = true
 
   init(_ name: String, downstream: Downstream, predicate: @escaping (Input) throws -> Bool) {
     self.name = name
     self.downstream = downstream
-    self.predicate = predicate
+    super.init(state: State(predicate: predicate))
   }
 
   func receive(subscription: any Subscription) {
-    guard lock.adopt(subscription, into: &status) else { return }
+    guard adopt(subscription) else { return }
     downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
-    guard case .subscribed(let subscription) = status, let predicate else {
+    guard case .subscribed(let subscription) = state.status, let predicate = state.predicate
+    else {
       lock.unlock()
       return .none
     }
-    let isDropping = self.isDropping
+    let isDropping = state.isDropping
     lock.unlock()
     if isDropping {
       do {
         if try predicate(input) { return .max(1) }
-        lock.withLock { self.isDropping = false }
+        withLock { $0.isDropping = false }
       } catch {
-        lock.withLock {
-          status = .terminal
-          self.predicate = nil
+        withLock { state in
+          state.status = .terminal
+          state.predicate = nil
         }
         subscription.cancel()
         // Only `tryDrop(while:)`'s predicate throws, and its downstream fails with
@@ -147,12 +151,12 @@ where Downstream.Input == Input {
 
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
     lock.lock()
-    guard case .subscribed = status else {
+    guard case .subscribed = state.status else {
       lock.unlock()
       return
     }
-    status = .terminal
-    predicate = nil
+    state.status = .terminal
+    state.predicate = nil
     lock.unlock()
     // The downstream's failure type is the upstream's or `any Error`.
     downstream.receive(completion: completion.mapError { $0 as! Downstream.Failure })
@@ -160,11 +164,11 @@ where Downstream.Input == Input {
 
   func request(_ demand: Subscribers.Demand) {
     precondition(demand != .none, "API Violation: demand must not be zero")
-    lock.withLock { status.subscription }?.request(demand)
+    withLock { $0.status.subscription }?.request(demand)
   }
 
   func cancel() {
-    guard let subscription = lock.terminate(&status, alsoUnderLock: { predicate = nil }) else {
+    guard let subscription = terminate(alsoUnderLock: { $0.predicate = nil }) else {
       return
     }
     subscription.cancel()

@@ -46,72 +46,77 @@ extension Publishers {
 ///
 /// - Note: Thread-safe. `lock` guards every variable below.
 private final class PrefixUntilOutputSubscription<Other: Publisher, Downstream: Subscriber>:
-  Subscriber, Subscription, @unchecked Sendable
+  Guarded<PrefixUntilOutputSubscription<Other, Downstream>.State>, Subscriber, Subscription,
+  @unchecked Sendable
 {
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
 
+  /// Everything about the operator that changes; guarded by the lock.
+  struct State {
+    /// Where this stands with the upstream whose prefix passes.
+    var prefixStatus = SubscriptionStatus.awaitingSubscription
+    /// Where this stands with the trigger publisher.
+    var triggerStatus = SubscriptionStatus.awaitingSubscription
+    /// Whether the trigger has published, ending the prefix.
+    var isTriggered = false
+  }
+
   private let downstream: Downstream
-  /// The lock that guards every variable below.
-  private let lock = Lock()
-  @exclusivity(unchecked)
-  private var prefixStatus = SubscriptionStatus.awaitingSubscription
-  @exclusivity(unchecked)
-  private var triggerStatus = SubscriptionStatus.awaitingSubscription
-  @exclusivity(unchecked)
-  private var isTriggered = false
 
   init(downstream: Downstream, trigger: Other) {
     self.downstream = downstream
+    super.init(state: State())
     trigger.subscribe(TriggerSubscriber(parent: self))
   }
 
   func receive(subscription: any Subscription) {
     lock.lock()
-    guard case .awaitingSubscription = prefixStatus else {
+    guard case .awaitingSubscription = state.prefixStatus else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    prefixStatus = isTriggered ? .terminal : .subscribed(subscription)
+    state.prefixStatus = state.isTriggered ? .terminal : .subscribed(subscription)
     lock.unlock()
     downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard lock.withLock({ prefixStatus.subscription }) != nil else { return .none }
+    guard withLock({ $0.prefixStatus.subscription }) != nil else { return .none }
     return downstream.receive(input)
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
     lock.lock()
-    let wasSubscribed = prefixStatus.subscription != nil
-    let trigger = triggerStatus.subscription
-    prefixStatus = .terminal
-    triggerStatus = .terminal
+    let wasSubscribed = state.prefixStatus.subscription != nil
+    let trigger = state.triggerStatus.subscription
+    state.prefixStatus = .terminal
+    state.triggerStatus = .terminal
     lock.unlock()
     trigger?.cancel()
     if wasSubscribed { downstream.receive(completion: completion) }
   }
 
   func request(_ demand: Subscribers.Demand) {
-    lock.withLock { prefixStatus.subscription }?.request(demand)
+    withLock { $0.prefixStatus.subscription }?.request(demand)
   }
 
   func cancel() {
     lock.lock()
-    let taken = (prefixStatus.subscription, triggerStatus.subscription)
-    prefixStatus = .terminal
-    triggerStatus = .terminal
+    let prefix = state.prefixStatus.subscription
+    let trigger = state.triggerStatus.subscription
+    state.prefixStatus = .terminal
+    state.triggerStatus = .terminal
     lock.unlock()
-    taken.0?.cancel()
-    taken.1?.cancel()
+    prefix?.cancel()
+    trigger?.cancel()
   }
 
   fileprivate func triggerReceive(subscription: any Subscription) {
-    let accepted = lock.withLock { () -> Bool in
-      guard case .awaitingSubscription = triggerStatus else { return false }
-      triggerStatus = .subscribed(subscription)
+    let accepted = withLock { state -> Bool in
+      guard case .awaitingSubscription = state.triggerStatus else { return false }
+      state.triggerStatus = .subscribed(subscription)
       return true
     }
     guard accepted else { return subscription.cancel() }
@@ -120,14 +125,14 @@ private final class PrefixUntilOutputSubscription<Other: Publisher, Downstream: 
 
   fileprivate func triggerReceive() -> Subscribers.Demand {
     lock.lock()
-    guard case .subscribed = triggerStatus else {
+    guard case .subscribed = state.triggerStatus else {
       lock.unlock()
       return .none
     }
-    let prefix = prefixStatus.subscription
-    prefixStatus = .terminal
-    triggerStatus = .terminal
-    isTriggered = true
+    let prefix = state.prefixStatus.subscription
+    state.prefixStatus = .terminal
+    state.triggerStatus = .terminal
+    state.isTriggered = true
     lock.unlock()
     prefix?.cancel()
     downstream.receive(completion: .finished)
@@ -135,7 +140,7 @@ private final class PrefixUntilOutputSubscription<Other: Publisher, Downstream: 
   }
 
   fileprivate func triggerReceiveCompletion() {
-    lock.withLock { triggerStatus = .terminal }
+    withLock { $0.triggerStatus = .terminal }
   }
 
   /// The subscriber attached to the trigger publisher; it shares the operator's identity.

@@ -74,16 +74,14 @@ extension Publishers {
 }
 
 /// Where `print` writes: the given stream, or standard output.
-private final class PrintLog: @unchecked Sendable {
-  /// The lock that guards `stream`, which `write` mutates.
-  private let lock = Lock()
-  @exclusivity(unchecked)
-  private var stream: (any TextOutputStream)?
+///
+/// Its state is the stream, which `write` mutates; the lock guards it.
+private final class PrintLog: Guarded<(any TextOutputStream)?>, @unchecked Sendable {
   private let prefix: String
 
   init(prefix: String, stream: (any TextOutputStream)?) {
     self.prefix = prefix.isEmpty ? "" : prefix + ": "
-    self.stream = stream
+    super.init(state: stream)
   }
 
   func write(_ message: String) {
@@ -91,7 +89,7 @@ private final class PrintLog: @unchecked Sendable {
     // The writes `Swift.print(_:to:)` makes, which Combine's print uses, so a stream sees
     // what it would from Combine: an empty separator, the text, then the line break.
     // (Calling `print(_:to:)` on the existential stream crashes this compiler.)
-    let printed = lock.withLock { () -> Bool in
+    let printed = withLock { stream -> Bool in
       guard stream != nil else { return false }
       for piece in ["", line, "\n"] { stream!.write(piece) }
       return true

@@ -52,8 +52,9 @@ extension Publishers {
 ///
 /// - Note: Thread-safe. `lock` guards `status` and the flags; upstream and downstream are
 ///   called without it.
-private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber,
-  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+private final class ReplaceEmptySubscription<Downstream: Subscriber>:
+  Guarded<ReplaceEmptySubscription<Downstream>.State>, Subscriber, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
 {
   /// The upstream's value type, which is downstream's.
@@ -61,35 +62,34 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber
   /// The upstream's failure type, which is downstream's.
   typealias Failure = Downstream.Failure
 
+  /// Everything about the operator that changes; guarded by the lock.
+  struct State: SubscribedState {
+    /// Where this stands with its upstream subscription.
+    var status = SubscriptionStatus.awaitingSubscription
+    /// Whether upstream has sent a value, so no replacement is due.
+    var receivedValue = false
+    /// Whether downstream has asked for anything.
+    var downstreamRequested = false
+    /// Whether upstream finished empty before downstream asked: the replacement is owed.
+    var replacementPending = false
+  }
+
   /// The subscriber, held for this object's whole life as in Combine.
   private let downstream: Downstream
   /// The value published when upstream finishes empty.
   private let output: Input
-  /// The lock that guards `status` and the flags.
-  private let lock = Lock()
-  /// Where this stands with its upstream subscription.
-  @exclusivity(unchecked)
-  private var status = SubscriptionStatus.awaitingSubscription
-  /// Whether upstream has sent a value, so no replacement is due.
-  @exclusivity(unchecked)
-  private var receivedValue = false
-  /// Whether downstream has asked for anything.
-  @exclusivity(unchecked)
-  private var downstreamRequested = false
-  /// Whether upstream finished empty before downstream asked: the replacement is owed.
-  @exclusivity(unchecked)
-  private var replacementPending = false
 
   /// Creates the subscription for `downstream`, replacing an empty stream with `output`.
   init(downstream: Downstream, output: Input) {
     self.downstream = downstream
     self.output = output
+    super.init(state: State())
   }
 
   /// Takes the first subscription, hands itself downstream, then asks upstream for
   /// everything; any later subscription is cancelled.
   func receive(subscription: any Subscription) {
-    guard lock.adopt(subscription, into: &status) else { return }
+    guard adopt(subscription) else { return }
     downstream.receive(subscription: self)
     // Combine asks even if downstream cancelled from `receive(subscription:)`.
     subscription.request(.unlimited)
@@ -98,11 +98,11 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber
   /// Passes the value on and notes that no replacement is due.
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
-    guard case .subscribed = status else {
+    guard case .subscribed = state.status else {
       lock.unlock()
       return .none
     }
-    receivedValue = true
+    state.receivedValue = true
     lock.unlock()
     return downstream.receive(input)
   }
@@ -111,18 +111,18 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber
   /// or owes it until downstream asks.
   func receive(completion: Subscribers.Completion<Failure>) {
     lock.lock()
-    guard case .subscribed = status else {
+    guard case .subscribed = state.status else {
       lock.unlock()
       return
     }
-    status = .terminal
-    guard !receivedValue, case .finished = completion else {
+    state.status = .terminal
+    guard !state.receivedValue, case .finished = completion else {
       lock.unlock()
       downstream.receive(completion: completion)
       return
     }
-    guard downstreamRequested else {
-      replacementPending = true
+    guard state.downstreamRequested else {
+      state.replacementPending = true
       lock.unlock()
       return
     }
@@ -135,23 +135,23 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber
   func request(_ demand: Subscribers.Demand) {
     precondition(demand != .none, "API Violation: demand must not be zero")
     lock.lock()
-    downstreamRequested = true
-    if replacementPending {
+    state.downstreamRequested = true
+    if state.replacementPending {
       // Cleared so that a second request cannot publish the replacement twice.
-      replacementPending = false
+      state.replacementPending = false
       lock.unlock()
       _ = downstream.receive(output)
       downstream.receive(completion: .finished)
       return
     }
-    let subscription = status.subscription
+    let subscription = state.status.subscription
     lock.unlock()
     subscription?.request(demand)
   }
 
   /// Cancels upstream once; a cancel before the subscription does nothing.
   func cancel() {
-    guard let subscription = lock.terminate(&status) else { return }
+    guard let subscription = terminate() else { return }
     subscription.cancel()
   }
 

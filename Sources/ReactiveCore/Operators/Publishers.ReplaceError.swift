@@ -52,59 +52,60 @@ extension Publishers {
 /// - Note: Thread-safe. `lock` guards `status`, `pendingDemand` and `replacementPending`;
 ///   upstream and downstream are called without it.
 private final class ReplaceErrorSubscription<UpstreamFailure: Error, Downstream: Subscriber>:
-  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  Guarded<ReplaceErrorSubscription<UpstreamFailure, Downstream>.State>, Subscriber,
+  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 where Downstream.Failure == Never {
   /// The upstream's value type, which is downstream's.
   typealias Input = Downstream.Input
   /// The upstream's failure type.
   typealias Failure = UpstreamFailure
 
+  /// Everything about the operator that changes; guarded by the lock.
+  struct State: SubscribedState {
+    /// Where this stands with its upstream subscription.
+    var status = SubscriptionStatus.awaitingSubscription
+    /// The demand downstream has asked for and not yet been sent.
+    var pendingDemand = Subscribers.Demand.none
+    /// Whether upstream failed while no demand was pending: the replacement is owed.
+    var replacementPending = false
+  }
+
   /// The subscriber, held for this object's whole life as in Combine.
   private let downstream: Downstream
   /// The value published in place of a failure.
   private let output: Input
-  /// The lock that guards `status`, `pendingDemand` and `replacementPending`.
-  private let lock = Lock()
-  /// Where this stands with its upstream subscription.
-  @exclusivity(unchecked)
-  private var status = SubscriptionStatus.awaitingSubscription
-  /// The demand downstream has asked for and not yet been sent.
-  @exclusivity(unchecked)
-  private var pendingDemand = Subscribers.Demand.none
-  /// Whether upstream failed while no demand was pending: the replacement is owed.
-  @exclusivity(unchecked)
-  private var replacementPending = false
 
   /// Creates the subscription for `downstream`, replacing a failure with `output`.
   init(downstream: Downstream, output: Input) {
     self.downstream = downstream
     self.output = output
+    super.init(state: State())
   }
 
   /// Takes the first subscription and hands itself downstream; any later subscription is
   /// cancelled.
   func receive(subscription: any Subscription) {
-    guard lock.adopt(subscription, into: &status) else { return }
+    guard adopt(subscription) else { return }
     downstream.receive(subscription: self)
   }
 
   /// Passes the value on, keeping count of the demand it uses and the demand it adds.
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
-    guard case .subscribed = status else {
+    guard case .subscribed = state.status else {
       lock.unlock()
       return .none
     }
-    guard pendingDemand != .none else {
+    guard state.pendingDemand != .none else {
       lock.unlock()
       // Combine's demand arithmetic traps here; Ripple's saturates, so say it outright.
       preconditionFailure("replaceError(with:) received a value without pending demand")
     }
-    pendingDemand -= 1
+    state.pendingDemand -= 1
     lock.unlock()
     let demand = downstream.receive(input)
-    if demand != .none { lock.withLock { pendingDemand += demand } }
+    if demand != .none { withLock { $0.pendingDemand += demand } }
     return demand
   }
 
@@ -112,18 +113,18 @@ where Downstream.Failure == Never {
   /// them until downstream asks.
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
     lock.lock()
-    guard case .subscribed = status, !replacementPending else {
+    guard case .subscribed = state.status, !state.replacementPending else {
       lock.unlock()
       return
     }
-    if case .failure = completion, pendingDemand == .none {
+    if case .failure = completion, state.pendingDemand == .none {
       // The replacement waits for demand; the status stays, so a cancel still reaches
       // upstream as in Combine.
-      replacementPending = true
+      state.replacementPending = true
       lock.unlock()
       return
     }
-    status = .terminal
+    state.status = .terminal
     lock.unlock()
     if case .failure = completion { _ = downstream.receive(output) }
     downstream.receive(completion: .finished)
@@ -133,17 +134,17 @@ where Downstream.Failure == Never {
   func request(_ demand: Subscribers.Demand) {
     precondition(demand != .none, "API Violation: demand must not be zero")
     lock.lock()
-    if replacementPending {
+    if state.replacementPending {
       // Cleared so that a second request cannot publish the replacement twice.
-      replacementPending = false
-      status = .terminal
+      state.replacementPending = false
+      state.status = .terminal
       lock.unlock()
       _ = downstream.receive(output)
       downstream.receive(completion: .finished)
       return
     }
-    pendingDemand += demand
-    let subscription = status.subscription
+    state.pendingDemand += demand
+    let subscription = state.status.subscription
     lock.unlock()
     subscription?.request(demand)
   }
@@ -151,8 +152,7 @@ where Downstream.Failure == Never {
   /// Cancels upstream once; a cancel before the subscription does nothing.
   func cancel() {
     // A cancelled subscriber is owed nothing.
-    guard let subscription = lock.terminate(&status, alsoUnderLock: { replacementPending = false })
-    else {
+    guard let subscription = terminate(alsoUnderLock: { $0.replacementPending = false }) else {
       return
     }
     subscription.cancel()

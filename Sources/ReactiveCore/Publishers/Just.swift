@@ -31,15 +31,29 @@ extension Just: Sendable where Output: Sendable {}
 /// Emits one value on the first positive demand, then finishes. Inlinable so that it is
 /// specialised for the caller's subscriber.
 @usableFromInline
-final class SingleValueSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+final class SingleValueSubscription<Downstream: Subscriber>:
+  Guarded<SingleValueSubscription<Downstream>.Pending?>, Subscription, CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
-  /// The lock that guards `pending`.
+  /// The value still to be sent and its subscriber: the state (guarded by the lock),
+  /// `nil` once sent or cancelled.
   @usableFromInline
-  let lock = Lock()
-  @usableFromInline
-  @exclusivity(unchecked)
-  var pending: (Downstream.Input, Downstream)?
+  struct Pending {
+    /// The value to send.
+    @usableFromInline
+    let value: Downstream.Input
+    /// The subscriber to send it to.
+    @usableFromInline
+    let downstream: Downstream
+
+    /// Pairs `value` with `downstream`.
+    @inlinable
+    init(value: Downstream.Input, downstream: Downstream) {
+      self.value = value
+      self.downstream = downstream
+    }
+  }
+
   @usableFromInline
   let description: String
 
@@ -49,14 +63,13 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Custo
   /// Captures nothing (the subscription comes in as an argument), so it costs no
   /// allocation.
   @usableFromInline
-  @exclusivity(unchecked)
-  var deliverPending: (SingleValueSubscription) -> Void = { _ in }
+  let deliverPending: (SingleValueSubscription) -> Void
 
   @inlinable
   init(value: Downstream.Input, downstream: Downstream, name: String) {
-    pending = (value, downstream)
     description = name
     deliverPending = { $0.deliver() }
+    super.init(state: Pending(value: value, downstream: downstream))
   }
 
   @inlinable
@@ -67,28 +80,22 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Custo
 
   @inlinable
   func deliver() {
-    let taken = lock.withLock { () -> (Downstream.Input, Downstream)? in
-      defer { pending = nil }
-      return pending
-    }
-    guard let (value, downstream) = taken else { return }
-    _ = downstream.receive(value)
-    downstream.receive(completion: .finished)
+    let taken = withLock { $0.take() }
+    guard let taken else { return }
+    _ = taken.downstream.receive(taken.value)
+    taken.downstream.receive(completion: .finished)
   }
 
   @inlinable
   func cancel() {
-    let released = lock.withLock { () -> (Downstream.Input, Downstream)? in
-      defer { pending = nil }
-      return pending
-    }
+    let released = withLock { $0.take() }
     _ = released
   }
 
   /// As in Combine, one unlabelled child: the value still to be sent (none once sent).
   @usableFromInline
   var customMirror: Mirror {
-    let value = lock.withLock { pending?.0 }
+    let value = withLock { $0?.value }
     return Mirror(self, children: value.map { [(label: nil, value: $0 as Any)] } ?? [])
   }
   @usableFromInline

@@ -2,28 +2,39 @@
 ///
 /// It looks one element ahead, so the completion follows the last element at once, as in
 /// Combine, and an empty sequence completes without waiting for demand.
-final class SequenceSubscription<Elements: Sequence, Downstream: Subscriber>: Subscription,
+final class SequenceSubscription<Elements: Sequence, Downstream: Subscriber>:
+  Guarded<SequenceSubscription<Elements, Downstream>.State>, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
 where Downstream.Input == Elements.Element {
-  /// The lock that guards `downstream`, `demand` and `isEmitting`. The iterator and the
-  /// look-ahead element are touched only by the one thread that holds `isEmitting`.
-  private let lock = Lock()
-  @exclusivity(unchecked)
-  private var downstream: Downstream?
-  @exclusivity(unchecked)
-  private var demand = Subscribers.Demand.none
-  @exclusivity(unchecked)
-  private var isEmitting = false
-  @exclusivity(unchecked)
-  private var iterator: Elements.Iterator
-  @exclusivity(unchecked)
-  private var upcoming: Elements.Element?
+  /// Where the subscription stands; guarded by the lock.
+  ///
+  /// The cursor (iterator and look-ahead element) is here while no thread emits; the
+  /// thread that emits takes it out, runs the iterator without the lock, and puts it back
+  /// when it stops, so only one thread ever advances the iterator.
+  struct State {
+    /// The subscriber, until the subscription finishes or is cancelled.
+    var downstream: Downstream?
+    /// Demand not yet met.
+    var demand = Subscribers.Demand.none
+    /// The iterator and its look-ahead element; `nil` while a thread emits.
+    var cursor: Cursor?
+    /// The whole sequence while the subscription is live, for its description and
+    /// mirror (Combine's shape); released with the downstream.
+    var elements: Elements?
+  }
+
+  /// The iterator and the element it produced last, not yet sent.
+  struct Cursor {
+    /// The iterator over the sequence.
+    var iterator: Elements.Iterator
+    /// The next element to send; `nil` once the sequence is exhausted.
+    var upcoming: Elements.Element?
+  }
+
   private let completion: Subscribers.Completion<Downstream.Failure>
-  /// The whole sequence while the subscription is live, for its description and mirror
-  /// (Combine's shape); released with the downstream.
-  @exclusivity(unchecked)
-  private var elements: Elements?
+  /// Whether the sequence was empty when subscribed (fixed at creation).
+  private let isEmpty: Bool
   /// The description once the subscription has ended.
   private let endedName: String
   /// Whether the mirror shows the completion (a `Record`'s does, a sequence's not).
@@ -33,20 +44,23 @@ where Downstream.Input == Elements.Element {
     _ elements: Elements, completion: Subscribers.Completion<Downstream.Failure>,
     downstream: Downstream, endedName: String, mirrorsCompletion: Bool = false
   ) {
-    iterator = elements.makeIterator()
-    upcoming = iterator.next()
-    self.elements = elements
+    var iterator = elements.makeIterator()
+    let upcoming = iterator.next()
+    isEmpty = upcoming == nil
     self.completion = completion
-    self.downstream = downstream
     self.endedName = endedName
     self.mirrorsCompletion = mirrorsCompletion
+    super.init(
+      state: State(
+        downstream: downstream, cursor: Cursor(iterator: iterator, upcoming: upcoming),
+        elements: elements))
   }
 
   /// Sends the subscription; when there is nothing to emit, Combine sends an empty
   /// subscription and the completion at once instead.
   func start() {
-    guard let downstream else { return }
-    guard upcoming != nil else {
+    guard let downstream = withLock({ $0.downstream }) else { return }
+    guard !isEmpty else {
       cancel()
       downstream.receive(subscription: Subscriptions.empty)
       downstream.receive(completion: completion)
@@ -57,65 +71,65 @@ where Downstream.Input == Elements.Element {
 
   /// The sequence while live (as Combine describes it), then the ended name.
   var description: String {
-    lock.withLock { elements }.map { String(describing: $0) } ?? endedName
+    withLock { $0.elements }.map { String(describing: $0) } ?? endedName
   }
 
   func request(_ additional: Subscribers.Demand) {
     // Combine lets a request for no values pass as no demand here.
-    let mayEmit = lock.withLock { () -> Bool in
-      guard downstream != nil else { return false }
-      demand += additional
-      guard !isEmitting else { return false }
-      isEmitting = true
-      return true
+    let taken = withLock { state -> Cursor? in
+      guard state.downstream != nil else { return nil }
+      state.demand += additional
+      // Another thread emitting holds the cursor; it sees the new demand.
+      return state.cursor.take()
     }
-    guard mayEmit else { return }
+    guard var cursor = taken else { return }
     while true {
-      let target = lock.withLock { () -> Downstream? in
-        guard let downstream, demand > 0, upcoming != nil else {
-          isEmitting = false
+      let target = withLock { state -> Downstream? in
+        guard let downstream = state.downstream, state.demand > 0, cursor.upcoming != nil
+        else {
+          state.cursor = cursor
           return nil
         }
-        demand -= 1
+        state.demand -= 1
         return downstream
       }
-      guard let target, let value = upcoming else { return }
-      upcoming = iterator.next()
+      guard let target, let value = cursor.upcoming else { return }
+      cursor.upcoming = cursor.iterator.next()
       let more = target.receive(value)
-      if upcoming == nil {
-        lock.withLock { isEmitting = false }
+      if cursor.upcoming == nil {
+        withLock { $0.cursor = cursor }
         finish()
         return
       }
-      if more > 0 { lock.withLock { demand += more } }
+      if more > 0 { withLock { $0.demand += more } }
     }
   }
 
   private func finish() {
-    let target = lock.withLock { () -> Downstream? in
+    let target = withLock { state -> Downstream? in
       defer {
-        downstream = nil
-        elements = nil
+        state.downstream = nil
+        state.elements = nil
       }
-      return downstream
+      return state.downstream
     }
     target?.receive(completion: completion)
   }
 
   func cancel() {
-    let released = lock.withLock { () -> (Downstream?, Elements?) in
+    let released = withLock { state -> State in
       defer {
-        downstream = nil
-        elements = nil
+        state.downstream = nil
+        state.elements = nil
       }
-      return (downstream, elements)
+      return state
     }
     _ = released
   }
 
   /// Combine's children: the sequence, and for a record also its completion.
   var customMirror: Mirror {
-    let sequence: Any = lock.withLock { elements } ?? [Elements.Element]()
+    let sequence: Any = withLock { $0.elements } ?? [Elements.Element]()
     guard mirrorsCompletion else { return Mirror(self, children: ["sequence": sequence]) }
     return Mirror(self, children: ["sequence": sequence, "completion": completion])
   }

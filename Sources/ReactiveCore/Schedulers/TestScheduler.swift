@@ -26,30 +26,37 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     var action: () -> Void
   }
 
-  /// The lock that guards `clock`, `queue`, `nextSequence` and `cancelled`.
-  private let lock = Lock()
-  @exclusivity(unchecked)
-  private var clock: SchedulerInstant
-  @exclusivity(unchecked)
-  private var queue: [Work] = []
-  @exclusivity(unchecked)
-  private var nextSequence = 0
-  @exclusivity(unchecked)
-  private var cancelled: Set<Int> = []
+  /// Everything about the scheduler that changes; guarded by its box's lock.
+  private struct State {
+    /// The current virtual time.
+    var clock: SchedulerInstant
+    /// The work waiting to run, in submission order.
+    var queue: [Work] = []
+    /// The sequence number of the work submitted last.
+    var nextSequence = 0
+    /// The identifiers of repeating work that was cancelled.
+    var cancelled: Set<Int> = []
+  }
+
+  /// The scheduler's state behind its lock: a box, since a public class cannot subclass
+  /// the internal `Guarded`; one allocation per scheduler.
+  private let state: LockedBox<State>
 
   /// Creates a scheduler whose clock starts at `now` (zero by default).
   ///
   /// - Parameter now: The starting instant.
-  public init(now: SchedulerInstant = SchedulerInstant(0)) { clock = now }
+  public init(now: SchedulerInstant = SchedulerInstant(0)) {
+    state = LockedBox(State(clock: now))
+  }
 
   /// The scheduler's current virtual time.
-  public var now: SchedulerInstant { lock.withLock { clock } }
+  public var now: SchedulerInstant { state.withLock { $0.clock } }
 
   /// Zero: virtual time has no jitter.
   public var minimumTolerance: SchedulerStride { .zero }
 
   /// The number of pieces of work waiting to run.
-  public var pendingCount: Int { lock.withLock { queue.count } }
+  public var pendingCount: Int { state.withLock { $0.queue.count } }
 
   /// Schedules the action to run at the current virtual time, on the next advance.
   public func schedule(options: Never?, _ action: @escaping () -> Void) {
@@ -73,9 +80,9 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
   ) -> any Cancellable {
     let id = enqueue(due: date, interval: interval, action)
     return AnyCancellable { [weak self] in
-      self?.lock.withLock {
-        self?.cancelled.insert(id)
-        self?.queue.removeAll { $0.id == id }
+      self?.state.withLock { state in
+        state.cancelled.insert(id)
+        state.queue.removeAll { $0.id == id }
       }
     }
   }
@@ -84,12 +91,12 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
   private func enqueue(
     due: SchedulerInstant?, interval: SchedulerStride?, _ action: @escaping () -> Void
   ) -> Int {
-    lock.withLock {
-      nextSequence += 1
+    state.withLock { state in
+      state.nextSequence += 1
       let work = Work(
-        due: due ?? clock, sequence: nextSequence, interval: interval, id: nextSequence,
-        action: action)
-      queue.append(work)
+        due: due ?? state.clock, sequence: state.nextSequence, interval: interval,
+        id: state.nextSequence, action: action)
+      state.queue.append(work)
       return work.id
     }
   }
@@ -109,7 +116,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     while let work = takeNext(dueBy: instant) {
       work.action()
     }
-    lock.withLock { if clock < instant { clock = instant } }
+    state.withLock { state in if state.clock < instant { state.clock = instant } }
   }
 
   /// Runs every scheduled piece of work, however far in the future, until none is left.
@@ -121,22 +128,23 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
   }
 
   private func takeNext(dueBy limit: SchedulerInstant?, repeating: Bool = true) -> Work? {
-    lock.withLock { () -> Work? in
+    state.withLock { state -> Work? in
       guard
-        let index = queue.indices.min(by: {
-          (queue[$0].due, queue[$0].sequence) < (queue[$1].due, queue[$1].sequence)
+        let index = state.queue.indices.min(by: {
+          (state.queue[$0].due, state.queue[$0].sequence)
+            < (state.queue[$1].due, state.queue[$1].sequence)
         })
       else { return nil }
-      let work = queue[index]
+      let work = state.queue[index]
       if let limit, work.due > limit { return nil }
-      queue.remove(at: index)
-      if work.due > clock { clock = work.due }
+      state.queue.remove(at: index)
+      if work.due > state.clock { state.clock = work.due }
       if repeating, let interval = work.interval, interval > .zero {
-        nextSequence += 1
+        state.nextSequence += 1
         var next = work
         next.due = work.due.advanced(by: interval)
-        next.sequence = nextSequence
-        queue.append(next)
+        next.sequence = state.nextSequence
+        state.queue.append(next)
       }
       return work
     }

@@ -4,26 +4,29 @@
 /// It holds the subject weakly, as Combine's does: the subject keeps its upstream
 /// subscriptions (this object), so a strong reference back would be a cycle that keeps a
 /// dropped subject alive as long as its upstream runs.
-final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-  @unchecked Sendable
+final class SubjectSubscriber<Downstream: Subject>: Guarded<SubjectSubscriber<Downstream>.State>,
+  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   typealias Input = Downstream.Output
   typealias Failure = Downstream.Failure
 
-  /// The lock that guards `subject` and `status`.
-  private let lock = Lock()
-  @exclusivity(unchecked)
-  private weak var subject: Downstream?
-  @exclusivity(unchecked)
-  private var status = SubscriptionStatus.awaitingSubscription
+  /// Everything about the subscriber that changes; guarded by the lock.
+  struct State: SubscribedState {
+    /// The subject, held weakly (as Combine does), until the stream ends.
+    weak var subject: Downstream?
+    /// Where this stands with its upstream subscription.
+    var status = SubscriptionStatus.awaitingSubscription
+  }
 
-  init(_ subject: Downstream) { self.subject = subject }
+  init(_ subject: Downstream) { super.init(state: State(subject: subject)) }
 
   func receive(subscription: any Subscription) {
-    let target = lock.withLock { () -> Downstream? in
-      guard case .awaitingSubscription = status, let subject else { return nil }
-      status = .subscribed(subscription)
+    let target = withLock { state -> Downstream? in
+      guard case .awaitingSubscription = state.status, let subject = state.subject else {
+        return nil
+      }
+      state.status = .subscribed(subscription)
       return subject
     }
     guard let target else {
@@ -34,44 +37,46 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription,
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    let target = lock.withLock { () -> Downstream? in
-      guard case .subscribed = status else { return nil }
-      return subject
+    let target = withLock { state -> Downstream? in
+      guard case .subscribed = state.status else { return nil }
+      return state.subject
     }
     target?.send(input)
     return .none
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    let target = lock.withLock { () -> Downstream? in
-      guard case .subscribed = status else { return nil }
-      status = .terminal
-      defer { subject = nil }
-      return subject
+    let target = withLock { state -> Downstream? in
+      guard case .subscribed = state.status else { return nil }
+      state.status = .terminal
+      defer { state.subject = nil }
+      return state.subject
     }
     target?.send(completion: completion)
   }
 
   func request(_ demand: Subscribers.Demand) {
-    lock.withLock { status.subscription }?.request(demand)
+    withLock { $0.status.subscription }?.request(demand)
   }
 
   func cancel() {
-    let taken = lock.withLock { () -> ((any Subscription)?, Downstream?) in
+    let ended = withLock { state -> State in
       defer {
-        status = .terminal
-        subject = nil
+        state.status = .terminal
+        state.subject = nil
       }
-      return (status.subscription, subject)
+      return state
     }
-    taken.0?.cancel()
+    ended.status.subscription?.cancel()
   }
 
   var description: String { "Subject" }
 
   /// Combine's children: the subject (twice, under both its names) and the upstream.
   var customMirror: Mirror {
-    let (subject, upstream) = lock.withLock { (self.subject, status.subscription) }
+    let current = withLock { $0 }
+    let subject = current.subject
+    let upstream = current.status.subscription
     return Mirror(
       self,
       children: [

@@ -3,7 +3,7 @@ import ReactiveCore
 /// The subscription of `withLatestFrom`: downstream demand goes to the upstream; the other
 /// publisher is asked for everything and only its latest value is kept.
 ///
-/// - Note: Thread-safe. `lock` guards the state; `deliveryLock` keeps deliveries to the
+/// - Note: Thread-safe. Its box's lock guards the state; `deliveryLock` keeps deliveries to the
 ///   subscriber from overlapping, since the other side may complete it from its own
 ///   thread.
 @usableFromInline
@@ -35,13 +35,11 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
   }
 
   // Inlinable throughout, so that it is specialised for the caller's types.
+  /// The shared state behind its lock.
   @usableFromInline
-  let lock = Lock()
+  let state = LockedBox(State())
   @usableFromInline
   let deliveryLock = RecursiveLock()
-  @usableFromInline
-  @exclusivity(unchecked)
-  var state = State()
   @usableFromInline
   let downstream: Downstream
   @usableFromInline
@@ -62,7 +60,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
 
   @inlinable
   func receive(subscription: any Subscription) {
-    let demand = lock.withLock { () -> Subscribers.Demand? in
+    let demand = state.withLock { state -> Subscribers.Demand? in
       guard state.upstream == nil, !state.isTerminal else { return nil }
       state.upstream = subscription
       return state.pendingDemand
@@ -73,7 +71,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    let latest = lock.withLock { state.isTerminal ? nil : state.latest }
+    let latest = state.withLock { $0.isTerminal ? nil : $0.latest }
     // Nothing to combine with yet: the value is dropped, and its demand asked again.
     guard let latest else { return .max(1) }
     let value = resultSelector(input, latest)
@@ -87,7 +85,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
 
   @inlinable
   func otherSubscribed(_ subscription: any Subscription) {
-    let accepted = lock.withLock { () -> Bool in
+    let accepted = state.withLock { state -> Bool in
       guard state.other == nil, !state.isTerminal else { return false }
       state.other = subscription
       return true
@@ -98,7 +96,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
 
   @inlinable
   func otherReceived(_ value: Other.Output) {
-    lock.withLock { state.latest = value }
+    state.withLock { $0.latest = value }
   }
 
   @inlinable
@@ -114,7 +112,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
     _ completion: Subscribers.Completion<Failure>,
     cancelling side: WritableKeyPath<State, (any Subscription)?>
   ) {
-    let ending = lock.withLock { () -> Ending in
+    let ending = state.withLock { state -> Ending in
       guard !state.isTerminal else { return .alreadyEnded }
       state.isTerminal = true
       defer {
@@ -132,7 +130,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "demand must be greater than zero")
-    let upstream = lock.withLock { () -> (any Subscription)? in
+    let upstream = state.withLock { state -> (any Subscription)? in
       if state.upstream == nil { state.pendingDemand += demand }
       return state.upstream
     }
@@ -141,7 +139,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
 
   @inlinable
   func cancel() {
-    let subscriptions = lock.withLock { () -> [any Subscription] in
+    let subscriptions = state.withLock { state -> [any Subscription] in
       state.isTerminal = true
       defer {
         state.upstream = nil

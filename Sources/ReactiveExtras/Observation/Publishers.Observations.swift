@@ -63,18 +63,23 @@ extension Publishers {
 /// Tracks one subscriber's expression: evaluates it under `withObservationTracking`, and on
 /// a change schedules one evaluation.
 ///
-/// - Note: Thread-safe. `lock` guards the state; the latest value waits in a
+/// - Note: Thread-safe. Its box's lock guards the state; the latest value waits in a
 ///   `DemandBuffer` of one.
 private final class ObservationSubscription<Downstream: Subscriber>: Subscription,
   ObservationChangeTarget, CustomStringConvertible, @unchecked Sendable
 where Downstream.Failure == Never {
   typealias Output = Downstream.Input
 
-  private let lock = Lock()
-  @exclusivity(unchecked)
-  private var expression: (() -> Output)?
-  @exclusivity(unchecked)
-  private var isScheduled = false
+  /// Everything about the subscription that changes; guarded by its box's lock.
+  private struct State {
+    /// The expression, until cancelled.
+    var expression: (() -> Output)?
+    /// Whether an evaluation is scheduled and has not started yet.
+    var isScheduled = false
+  }
+
+  /// The subscription's state behind its lock.
+  private let state: LockedBox<State>
   private let schedule: (@escaping () -> Void) -> Void
   private let buffer: DemandBuffer<Downstream>
 
@@ -82,17 +87,17 @@ where Downstream.Failure == Never {
     downstream: Downstream, expression: @escaping () -> Output,
     schedule: @escaping (@escaping () -> Void) -> Void
   ) {
-    self.expression = expression
+    state = LockedBox(State(expression: expression))
     self.schedule = schedule
     buffer = DemandBuffer(downstream, limit: 1)
   }
 
   /// Evaluates the expression, tracking what it reads, and offers the value.
   func evaluate() {
-    lock.lock()
-    isScheduled = false
-    let expression = self.expression
-    lock.unlock()
+    let expression = state.withLock { state -> (() -> Output)? in
+      state.isScheduled = false
+      return state.expression
+    }
     guard let expression else { return }
     // Through a non-generic existential: the change handler must be `@Sendable`, and
     // capturing this generic class would capture its non-`Sendable` metatypes.
@@ -106,9 +111,9 @@ where Downstream.Failure == Never {
 
   /// Something the expression read is about to change: evaluate once it has.
   func changed() {
-    let schedules = lock.withLock { () -> Bool in
-      guard expression != nil, !isScheduled else { return false }
-      isScheduled = true
+    let schedules = state.withLock { state -> Bool in
+      guard state.expression != nil, !state.isScheduled else { return false }
+      state.isScheduled = true
       return true
     }
     if schedules { schedule { [weak self] in self?.evaluate() } }
@@ -120,9 +125,9 @@ where Downstream.Failure == Never {
   }
 
   func cancel() {
-    let released = lock.withLock { () -> (() -> Output)? in
-      defer { expression = nil }
-      return expression
+    let released = state.withLock { state -> (() -> Output)? in
+      defer { state.expression = nil }
+      return state.expression
     }
     buffer.release()
     _ = released

@@ -90,13 +90,18 @@ private final class AmbSubscription<Downstream: Subscriber>: Subscription,
     case over
   }
 
-  private let lock = Lock()
-  @exclusivity(unchecked)
-  private var race = Race.open
-  @exclusivity(unchecked)
-  private var sides: [(any Subscription)?] = [nil, nil]
-  @exclusivity(unchecked)
-  private var requested = Subscribers.Demand.none
+  /// Everything about the race that changes; guarded by its box's lock.
+  private struct State {
+    /// Who has the race.
+    var race = Race.open
+    /// Each side's subscription, once it arrives and while it may still win.
+    var sides: [(any Subscription)?] = [nil, nil]
+    /// All demand downstream asked for.
+    var requested = Subscribers.Demand.none
+  }
+
+  /// The race's state behind its lock.
+  private let state = LockedBox(State())
   private let downstream: Downstream
 
   init(downstream: Downstream) { self.downstream = downstream }
@@ -104,10 +109,11 @@ private final class AmbSubscription<Downstream: Subscriber>: Subscription,
   func side(_ index: Int) -> Side { Side(parent: self, index: index) }
 
   fileprivate func subscribed(_ index: Int, _ subscription: any Subscription) {
-    let demand = lock.withLock { () -> Subscribers.Demand? in
-      guard sides[index] == nil, race == .open || race == .won(by: index) else { return nil }
-      sides[index] = subscription
-      return requested
+    let demand = state.withLock { state -> Subscribers.Demand? in
+      guard state.sides[index] == nil, state.race == .open || state.race == .won(by: index)
+      else { return nil }
+      state.sides[index] = subscription
+      return state.requested
     }
     guard let demand else { return subscription.cancel() }
     if demand > 0 { subscription.request(demand) }
@@ -124,12 +130,12 @@ private final class AmbSubscription<Downstream: Subscriber>: Subscription,
   /// Whether side `index` may deliver: it wins an open race, or has won it. The loser is
   /// cancelled.
   fileprivate func claim(_ index: Int) -> Bool {
-    let claim = lock.withLock { () -> Claim in
-      switch race {
+    let claim = state.withLock { state -> Claim in
+      switch state.race {
       case .open:
-        race = .won(by: index)
-        defer { sides[1 - index] = nil }
-        return .won(loser: sides[1 - index])
+        state.race = .won(by: index)
+        defer { state.sides[1 - index] = nil }
+        return .won(loser: state.sides[1 - index])
       case .won(let winner): return winner == index ? .won(loser: nil) : .lost
       case .over: return .lost
       }
@@ -146,27 +152,27 @@ private final class AmbSubscription<Downstream: Subscriber>: Subscription,
 
   fileprivate func completed(_ index: Int, _ completion: Subscribers.Completion<Failure>) {
     guard claim(index) else { return }
-    lock.withLock {
-      race = .over
-      sides = [nil, nil]
+    state.withLock { state in
+      state.race = .over
+      state.sides = [nil, nil]
     }
     downstream.receive(completion: completion)
   }
 
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "demand must be greater than zero")
-    let targets = lock.withLock { () -> [any Subscription] in
-      requested += demand
-      return sides.compactMap { $0 }
+    let targets = state.withLock { state -> [any Subscription] in
+      state.requested += demand
+      return state.sides.compactMap { $0 }
     }
     for target in targets { target.request(demand) }
   }
 
   func cancel() {
-    let targets = lock.withLock { () -> [any Subscription] in
-      race = .over
-      defer { sides = [nil, nil] }
-      return sides.compactMap { $0 }
+    let targets = state.withLock { state -> [any Subscription] in
+      state.race = .over
+      defer { state.sides = [nil, nil] }
+      return state.sides.compactMap { $0 }
     }
     for target in targets { target.cancel() }
   }

@@ -83,11 +83,16 @@ private final class CreateSubscription<Downstream: Subscriber>: Subscription,
   typealias Failure = Downstream.Failure
 
   private let buffer: DemandBuffer<Downstream>
-  private let lock = Lock()
-  @exclusivity(unchecked)
-  private var cleanup: (any Cancellable)?
-  @exclusivity(unchecked)
-  private var isDone = false
+  /// What ending the stream needs; guarded by its box's lock.
+  private struct State {
+    /// The factory's cleanup, until it runs.
+    var cleanup: (any Cancellable)?
+    /// Whether the stream has ended (the cleanup then runs at once when it arrives).
+    var isDone = false
+  }
+
+  /// The subscription's state behind its lock.
+  private let state = LockedBox(State())
 
   init(downstream: Downstream) { buffer = DemandBuffer(downstream) }
 
@@ -97,9 +102,9 @@ private final class CreateSubscription<Downstream: Subscriber>: Subscription,
       onValue: { [weak self] in self?.buffer.push($0) },
       onCompletion: { [weak self] in self?.finish($0) })
     let cleanup = factory(handle)
-    let runNow = lock.withLock { () -> Bool in
-      if isDone { return true }
-      self.cleanup = cleanup
+    let runNow = state.withLock { state -> Bool in
+      if state.isDone { return true }
+      state.cleanup = cleanup
       return false
     }
     if runNow { cleanup.cancel() }
@@ -112,10 +117,10 @@ private final class CreateSubscription<Downstream: Subscriber>: Subscription,
 
   /// Runs the cleanup the first time the stream ends.
   private func endOnce() {
-    let cleanup = lock.withLock { () -> (any Cancellable)? in
-      isDone = true
-      defer { self.cleanup = nil }
-      return self.cleanup
+    let cleanup = state.withLock { state -> (any Cancellable)? in
+      state.isDone = true
+      defer { state.cleanup = nil }
+      return state.cleanup
     }
     cleanup?.cancel()
   }

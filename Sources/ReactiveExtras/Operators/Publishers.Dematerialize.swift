@@ -64,19 +64,24 @@ where
   typealias Input = Upstream.Output
   typealias Failure = Never
 
-  private let lock = Lock()
-  @exclusivity(unchecked)
-  private var upstream: (any Subscription)?
-  @exclusivity(unchecked)
-  private var isTerminal = false
+  /// Everything about the operator that changes; guarded by its box's lock.
+  private struct State {
+    /// The upstream subscription, once it arrives and until the stream ends.
+    var upstream: (any Subscription)?
+    /// Whether the stream has ended or was cancelled.
+    var isTerminal = false
+  }
+
+  /// The operator's state behind its lock.
+  private let state = LockedBox(State())
   private let downstream: Downstream
 
   init(downstream: Downstream) { self.downstream = downstream }
 
   func receive(subscription: any Subscription) {
-    let accepted = lock.withLock { () -> Bool in
-      guard upstream == nil, !isTerminal else { return false }
-      upstream = subscription
+    let accepted = state.withLock { state -> Bool in
+      guard state.upstream == nil, !state.isTerminal else { return false }
+      state.upstream = subscription
       return true
     }
     guard accepted else { return subscription.cancel() }
@@ -86,7 +91,7 @@ where
   func receive(_ input: Input) -> Subscribers.Demand {
     switch input.event {
     case .value(let value):
-      guard !lock.withLock({ isTerminal }) else { return .none }
+      guard !state.withLock({ $0.isTerminal }) else { return .none }
       return downstream.receive(value)
     case .failure(let error):
       end(.failure(error))
@@ -97,36 +102,36 @@ where
   }
 
   func receive(completion: Subscribers.Completion<Never>) {
-    let wasLive = lock.withLock { () -> Bool in
+    let wasLive = state.withLock { state -> Bool in
       defer {
-        isTerminal = true
-        upstream = nil
+        state.isTerminal = true
+        state.upstream = nil
       }
-      return !isTerminal
+      return !state.isTerminal
     }
     if wasLive { downstream.receive(completion: .finished) }
   }
 
   /// Ends the stream with the completion an event stood for, cancelling the upstream.
   private func end(_ completion: Subscribers.Completion<Downstream.Failure>) {
-    let ending = lock.withLock { () -> Ending in
-      guard !isTerminal else { return .alreadyEnded }
-      isTerminal = true
-      defer { upstream = nil }
-      return .ends(cancelling: upstream)
+    let ending = state.withLock { state -> Ending in
+      guard !state.isTerminal else { return .alreadyEnded }
+      state.isTerminal = true
+      defer { state.upstream = nil }
+      return .ends(cancelling: state.upstream)
     }
     guard case .ends(let upstream) = ending else { return }
     upstream?.cancel()
     downstream.receive(completion: completion)
   }
 
-  func request(_ demand: Subscribers.Demand) { lock.withLock { upstream }?.request(demand) }
+  func request(_ demand: Subscribers.Demand) { state.withLock { $0.upstream }?.request(demand) }
 
   func cancel() {
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      isTerminal = true
-      defer { self.upstream = nil }
-      return self.upstream
+    let upstream = state.withLock { state -> (any Subscription)? in
+      state.isTerminal = true
+      defer { state.upstream = nil }
+      return state.upstream
     }
     upstream?.cancel()
   }

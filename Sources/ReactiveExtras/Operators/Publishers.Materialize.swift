@@ -46,22 +46,27 @@ where Downstream.Input == Event<Upstream.Output, Upstream.Failure>, Downstream.F
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
-  private let lock = Lock()
-  @exclusivity(unchecked)
-  private var upstream: (any Subscription)?
-  @exclusivity(unchecked)
-  private var isCancelled = false
-  @exclusivity(unchecked)
-  private var pendingDemand = Subscribers.Demand.none
+  /// Everything about the operator that changes; guarded by its box's lock.
+  private struct State {
+    /// The upstream subscription, once it arrives and until the stream ends.
+    var upstream: (any Subscription)?
+    /// Whether downstream cancelled.
+    var isCancelled = false
+    /// Demand asked for before the subscription arrived.
+    var pendingDemand = Subscribers.Demand.none
+  }
+
+  /// The operator's state behind its lock.
+  private let state = LockedBox(State())
   private let buffer: DemandBuffer<Downstream>
 
   init(downstream: Downstream) { buffer = DemandBuffer(downstream) }
 
   func receive(subscription: any Subscription) {
-    let demand = lock.withLock { () -> Subscribers.Demand? in
-      guard upstream == nil, !isCancelled else { return nil }
-      upstream = subscription
-      return pendingDemand
+    let demand = state.withLock { state -> Subscribers.Demand? in
+      guard state.upstream == nil, !state.isCancelled else { return nil }
+      state.upstream = subscription
+      return state.pendingDemand
     }
     guard let demand else { return subscription.cancel() }
     if demand > 0 { subscription.request(demand) }
@@ -73,7 +78,7 @@ where Downstream.Input == Event<Upstream.Output, Upstream.Failure>, Downstream.F
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    lock.withLock { upstream = nil }
+    state.withLock { $0.upstream = nil }
     switch completion {
     case .finished: buffer.push(.finished)
     case .failure(let error): buffer.push(.failure(error))
@@ -82,19 +87,19 @@ where Downstream.Input == Event<Upstream.Output, Upstream.Failure>, Downstream.F
   }
 
   func request(_ demand: Subscribers.Demand) {
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      if self.upstream == nil { pendingDemand += demand }
-      return self.upstream
+    let upstream = state.withLock { state -> (any Subscription)? in
+      if state.upstream == nil { state.pendingDemand += demand }
+      return state.upstream
     }
     buffer.addDemand(demand)
     upstream?.request(demand)
   }
 
   func cancel() {
-    let upstream = lock.withLock { () -> (any Subscription)? in
-      isCancelled = true
-      defer { self.upstream = nil }
-      return self.upstream
+    let upstream = state.withLock { state -> (any Subscription)? in
+      state.isCancelled = true
+      defer { state.upstream = nil }
+      return state.upstream
     }
     buffer.release()
     upstream?.cancel()

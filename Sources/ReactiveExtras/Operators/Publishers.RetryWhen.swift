@@ -75,18 +75,23 @@ private final class RetryWhenSubscription<
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   typealias Failure = Upstream.Failure
 
-  private let lock = Lock()
+  /// Everything about the operator that changes; guarded by its box's lock.
+  private struct State {
+    /// The number of the latest attempt; events of older attempts are ignored.
+    var attempt = 0
+    /// The latest attempt's subscription, once it arrives.
+    var current: (any Subscription)?
+    /// Demand downstream asked for and has not received yet, across attempts.
+    var outstanding = Subscribers.Demand.none
+    /// Whether the stream has ended.
+    var isTerminal = false
+    /// The subscription to the trigger publisher, until the end.
+    var trigger: AnyCancellable?
+  }
+
+  /// The operator's state behind its lock.
+  private let state = LockedBox(State())
   private let deliveryLock = RecursiveLock()
-  @exclusivity(unchecked)
-  private var attempt = 0
-  @exclusivity(unchecked)
-  private var current: (any Subscription)?
-  @exclusivity(unchecked)
-  private var outstanding = Subscribers.Demand.none
-  @exclusivity(unchecked)
-  private var isTerminal = false
-  @exclusivity(unchecked)
-  private var trigger: AnyCancellable?
   private let failures = PassthroughSubject<Failure, Never>()
   private let upstream: Upstream
   private let downstream: Downstream
@@ -106,9 +111,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         }
       },
       receiveValue: { [weak self] _ in self?.subscribeAgain() })
-    let keep = lock.withLock { () -> Bool in
-      if isTerminal { return false }
-      self.trigger = trigger
+    let keep = state.withLock { state -> Bool in
+      if state.isTerminal { return false }
+      state.trigger = trigger
       return true
     }
     if !keep { trigger.cancel() }
@@ -117,44 +122,44 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
   /// Makes a new attempt, unless the stream has ended.
   private func subscribeAgain() {
-    let number = lock.withLock { () -> Int? in
-      guard !isTerminal else { return nil }
-      attempt += 1
-      current = nil
-      return attempt
+    let number = state.withLock { state -> Int? in
+      guard !state.isTerminal else { return nil }
+      state.attempt += 1
+      state.current = nil
+      return state.attempt
     }
     guard let number else { return }
     upstream.subscribe(Attempt(parent: self, number: number))
   }
 
   fileprivate func attemptSubscribed(_ number: Int, _ subscription: any Subscription) {
-    let demand = lock.withLock { () -> Subscribers.Demand? in
-      guard number == attempt, !isTerminal, current == nil else { return nil }
-      current = subscription
-      return outstanding
+    let demand = state.withLock { state -> Subscribers.Demand? in
+      guard number == state.attempt, !state.isTerminal, state.current == nil else { return nil }
+      state.current = subscription
+      return state.outstanding
     }
     guard let demand else { return subscription.cancel() }
     if demand > 0 { subscription.request(demand) }
   }
 
   fileprivate func attemptReceived(_ number: Int, _ value: Downstream.Input) -> Subscribers.Demand {
-    let live = lock.withLock { () -> Bool in
-      guard number == attempt, !isTerminal else { return false }
-      if outstanding != .unlimited, outstanding > 0 { outstanding -= 1 }
+    let live = state.withLock { state -> Bool in
+      guard number == state.attempt, !state.isTerminal else { return false }
+      if state.outstanding != .unlimited, state.outstanding > 0 { state.outstanding -= 1 }
       return true
     }
     guard live else { return .none }
     let more = deliveryLock.withLock { downstream.receive(value) }
-    if more > 0 { lock.withLock { outstanding += more } }
+    if more > 0 { state.withLock { $0.outstanding += more } }
     return more
   }
 
   fileprivate func attemptCompleted(_ number: Int, _ completion: Subscribers.Completion<Failure>) {
-    guard lock.withLock({ number == attempt && !isTerminal }) else { return }
+    guard state.withLock({ number == $0.attempt && !$0.isTerminal }) else { return }
     switch completion {
     case .finished: end(.finished)
     case .failure(let error):
-      lock.withLock { current = nil }
+      state.withLock { $0.current = nil }
       failures.send(error)
     }
   }
@@ -177,22 +182,22 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
   /// Marks the stream ended and hands back what is left to cancel.
   private func tearDown() -> Teardown {
-    lock.withLock {
-      guard !isTerminal else { return .alreadyEnded }
-      isTerminal = true
+    state.withLock { state in
+      guard !state.isTerminal else { return .alreadyEnded }
+      state.isTerminal = true
       defer {
-        current = nil
-        trigger = nil
+        state.current = nil
+        state.trigger = nil
       }
-      return .ends(attempt: current, trigger: trigger)
+      return .ends(attempt: state.current, trigger: state.trigger)
     }
   }
 
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "demand must be greater than zero")
-    let current = lock.withLock { () -> (any Subscription)? in
-      outstanding += demand
-      return self.current
+    let current = state.withLock { state -> (any Subscription)? in
+      state.outstanding += demand
+      return state.current
     }
     current?.request(demand)
   }

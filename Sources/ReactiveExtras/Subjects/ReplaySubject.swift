@@ -19,19 +19,31 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
 
   // Inlinable paths below, so that each subscriber's connection is specialised for its
   // type in the client's module (as ReactiveCore's subjects are).
+  /// The subject's state behind its lock (a box: `Guarded` cannot be subclassed outside
+  /// ReactiveCore).
   @usableFromInline
-  let lock = Lock()
+  let state = LockedBox(State())
+
+  /// Everything about the subject that changes; guarded by its box's lock.
   @usableFromInline
-  @exclusivity(unchecked)
-  var replay: [Output] = []
-  @usableFromInline
-  @exclusivity(unchecked)
-  var subscriptions: [ReplayConnection<Output, Failure>] = []
-  @usableFromInline
-  @exclusivity(unchecked)
-  var completion: Subscribers.Completion<Failure>?
-  @exclusivity(unchecked)
-  private var upstreams: [any Subscription] = []
+  struct State {
+    /// The latest values, at most `bufferSize`, for new subscribers.
+    @usableFromInline
+    var replay: [Output] = []
+    /// The live subscribers' connections.
+    @usableFromInline
+    var subscriptions: [ReplayConnection<Output, Failure>] = []
+    /// The completion, once sent; replayed to later subscribers.
+    @usableFromInline
+    var completion: Subscribers.Completion<Failure>?
+    /// The upstream subscriptions, cancelled when the subject goes away.
+    @usableFromInline
+    var upstreams: [any Subscription] = []
+
+    /// The state of a new subject.
+    @usableFromInline
+    init() {}
+  }
 
   /// Creates a subject that replays up to `bufferSize` values.
   ///
@@ -42,7 +54,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
   }
 
   deinit {
-    for upstream in upstreams { upstream.cancel() }
+    for upstream in state.withLock({ $0.upstreams }) { upstream.cancel() }
   }
 
   /// Sends a value to the subscribers and keeps it for later ones.
@@ -50,13 +62,14 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
   /// - Parameter value: The value to send.
   @inlinable
   public func send(_ value: Output) {
-    let targets = lock.withLock { () -> [ReplayConnection<Output, Failure>] in
-      guard completion == nil else { return [] }
+    let bufferSize = self.bufferSize
+    let targets = state.withLock { state -> [ReplayConnection<Output, Failure>] in
+      guard state.completion == nil else { return [] }
       if bufferSize > 0 {
-        if replay.count == bufferSize { replay.removeFirst() }
-        replay.append(value)
+        if state.replay.count == bufferSize { state.replay.removeFirst() }
+        state.replay.append(value)
       }
-      return subscriptions
+      return state.subscriptions
     }
     for target in targets { target.push(value) }
   }
@@ -65,11 +78,11 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
   ///
   /// - Parameter completion: The completion.
   public func send(completion: Subscribers.Completion<Failure>) {
-    let targets = lock.withLock { () -> [ReplayConnection<Output, Failure>] in
-      guard self.completion == nil else { return [] }
-      self.completion = completion
-      defer { subscriptions = [] }
-      return subscriptions
+    let targets = state.withLock { state -> [ReplayConnection<Output, Failure>] in
+      guard state.completion == nil else { return [] }
+      state.completion = completion
+      defer { state.subscriptions = [] }
+      return state.subscriptions
     }
     for target in targets { target.complete(completion) }
   }
@@ -78,7 +91,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
   ///
   /// - Parameter subscription: The upstream subscription.
   public func send(subscription: any Subscription) {
-    lock.withLock { upstreams.append(subscription) }
+    state.withLock { $0.upstreams.append(subscription) }
     subscription.request(.unlimited)
   }
 
@@ -86,11 +99,11 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     let connection = ReplaySubscription(parent: self, downstream: subscriber)
-    lock.lock()
-    for value in replay { connection.enqueue(value) }
-    let ended = completion
-    if ended == nil { subscriptions.append(connection) }
-    lock.unlock()
+    let ended = state.withLock { state -> Subscribers.Completion<Failure>? in
+      for value in state.replay { connection.enqueue(value) }
+      if state.completion == nil { state.subscriptions.append(connection) }
+      return state.completion
+    }
     subscriber.receive(subscription: connection)
     // A completed subject's completion goes out after the replay, as soon as the
     // subscriber has asked for the replayed values (at once if there are none).
@@ -100,7 +113,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
   /// Forgets a cancelled subscription.
   @usableFromInline
   func remove(_ connection: ReplayConnection<Output, Failure>) {
-    lock.withLock { subscriptions.removeAll { $0 === connection } }
+    state.withLock { $0.subscriptions.removeAll { $0 === connection } }
   }
 }
 
@@ -140,16 +153,25 @@ final class ReplaySubscription<Downstream: Subscriber>: ReplayConnection<
 
   @usableFromInline
   let buffer: DemandBuffer<Downstream>
+  /// The subject, until cancel, behind its lock.
   @usableFromInline
-  let lock = Lock()
-  /// The subject, until cancel: weak, since the subject keeps this connection.
+  let parent: LockedBox<ParentLink>
+
+  /// A weak reference to the subject: weak, since the subject keeps this connection.
   @usableFromInline
-  @exclusivity(unchecked)
-  weak var parent: ReplaySubject<Output, Failure>?
+  struct ParentLink {
+    /// The subject, until cancel.
+    @usableFromInline
+    weak var subject: ReplaySubject<Output, Failure>?
+
+    /// Links to `subject`.
+    @inlinable
+    init(_ subject: ReplaySubject<Output, Failure>) { self.subject = subject }
+  }
 
   @inlinable
   init(parent: ReplaySubject<Output, Failure>, downstream: Downstream) {
-    self.parent = parent
+    self.parent = LockedBox(ParentLink(parent))
     buffer = DemandBuffer(downstream)
     super.init()
     entry = { connection, value in
@@ -173,7 +195,7 @@ final class ReplaySubscription<Downstream: Subscriber>: ReplayConnection<
 
   @usableFromInline
   func cancel() {
-    let parent = lock.withLock { self.parent.take() }
+    let parent = self.parent.withLock { $0.subject.take() }
     buffer.release()
     parent?.remove(self)
   }

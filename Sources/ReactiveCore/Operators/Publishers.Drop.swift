@@ -49,39 +49,45 @@ extension Publishers {
 ///
 /// - Note: Thread-safe. `lock` guards `upstream` and `pendingDemand`; `remaining` is
 ///   touched only by `receive(_:)`, which upstream calls serially.
-final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-  @unchecked Sendable
+final class DropSubscription<Downstream: Subscriber>: Guarded<DropSubscription<Downstream>.State>,
+  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
 
   private let downstream: Downstream
-  /// The lock that guards `upstream` and `pendingDemand`.
-  private let lock = Lock()
-  @exclusivity(unchecked)
-  private var upstream: (any Subscription)?
-  @exclusivity(unchecked)
-  private var pendingDemand = Subscribers.Demand.none
-  @exclusivity(unchecked)
+  /// What the lock guards.
+  struct State {
+    /// The upstream subscription, once it arrives and until the stream ends.
+    var upstream: (any Subscription)?
+    /// Demand asked for before the subscription arrived.
+    var pendingDemand = Subscribers.Demand.none
+  }
+
+  /// How many values are still to drop. Not lock-guarded: only upstream's calls touch it
+  /// (its subscription, then its values), and upstream never overlaps them (Combine's
+  /// contract). Private, so the optimiser sees every access and checks exclusivity
+  /// statically.
   private var remaining: Int
 
   init(downstream: Downstream, count: Int) {
     self.downstream = downstream
     remaining = count
+    super.init(state: State())
   }
 
   func receive(subscription: any Subscription) {
     lock.lock()
-    guard upstream == nil else {
+    guard state.upstream == nil else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    upstream = subscription
+    state.upstream = subscription
     // Combine traps here, when the upstream subscription arrives.
     precondition(remaining >= 0, "count must not be negative")
-    let demand = pendingDemand + remaining
+    let demand = state.pendingDemand + remaining
     lock.unlock()
     if demand != .none { subscription.request(demand) }
   }
@@ -95,15 +101,15 @@ final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription,
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    lock.withLock { upstream = nil }
+    withLock { $0.upstream = nil }
     downstream.receive(completion: completion)
   }
 
   func request(_ demand: Subscribers.Demand) {
     precondition(demand != .none, "API Violation: demand must not be zero")
     lock.lock()
-    guard let upstream else {
-      pendingDemand += demand
+    guard let upstream = state.upstream else {
+      state.pendingDemand += demand
       lock.unlock()
       return
     }
@@ -112,9 +118,9 @@ final class DropSubscription<Downstream: Subscriber>: Subscriber, Subscription,
   }
 
   func cancel() {
-    let taken = lock.withLock { () -> (any Subscription)? in
-      defer { upstream = nil }
-      return upstream
+    let taken = withLock { state -> (any Subscription)? in
+      defer { state.upstream = nil }
+      return state.upstream
     }
     taken?.cancel()
   }

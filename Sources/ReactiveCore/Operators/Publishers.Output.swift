@@ -79,7 +79,8 @@ extension Publishers {
 ///
 /// - Note: Thread-safe. `lock` guards `status`; `remainingUntilStart` and `remainingCount`
 ///   are touched only by `receive(_:)`, which upstream calls serially.
-private final class OutputSubscription<Downstream: Subscriber>: Subscriber, Subscription,
+private final class OutputSubscription<Downstream: Subscriber>:
+  Guarded<OutputSubscription<Downstream>.State>, Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
 {
@@ -90,16 +91,18 @@ private final class OutputSubscription<Downstream: Subscriber>: Subscriber, Subs
 
   /// The subscriber, held for this object's whole life as in Combine.
   private let downstream: Downstream
-  /// The lock that guards `status`.
-  private let lock = Lock()
-  /// Where this stands with its upstream subscription.
-  @exclusivity(unchecked)
-  private var status = SubscriptionStatus.awaitingSubscription
+  /// What the lock guards: where this stands with its upstream subscription.
+  struct State: SubscribedState {
+    /// Where this stands with its upstream subscription.
+    var status = SubscriptionStatus.awaitingSubscription
+  }
+
+  // The two counters are not lock-guarded: only `receive(_:)` touches them, and upstream
+  // never overlaps its calls (Combine's contract). Private, so the optimiser sees every
+  // access and checks exclusivity statically.
   /// How many values are still to drop before the range starts.
-  @exclusivity(unchecked)
   private var remainingUntilStart: Int
   /// How many values of the range are still to pass.
-  @exclusivity(unchecked)
   private var remainingCount: Int
 
   /// Creates the subscription for `downstream`, passing the values indexed by `range`.
@@ -107,12 +110,13 @@ private final class OutputSubscription<Downstream: Subscriber>: Subscriber, Subs
     self.downstream = downstream
     remainingUntilStart = range.lowerBound
     remainingCount = range.count
+    super.init(state: State())
   }
 
   /// Takes the first subscription and hands itself downstream; any later subscription is
   /// cancelled.
   func receive(subscription: any Subscription) {
-    guard lock.adopt(subscription, into: &status) else { return }
+    guard adopt(subscription) else { return }
     downstream.receive(subscription: self)
   }
 
@@ -138,26 +142,26 @@ private final class OutputSubscription<Downstream: Subscriber>: Subscriber, Subs
 
   /// Cancels upstream and finishes downstream, if subscribed and not ended yet.
   private func finish() {
-    guard let subscription = lock.terminate(&status) else { return }
+    guard let subscription = terminate() else { return }
     subscription.cancel()
     downstream.receive(completion: .finished)
   }
 
   /// Passes the first completion after the subscription on.
   func receive(completion: Subscribers.Completion<Failure>) {
-    guard lock.terminate(&status) != nil else { return }
+    guard terminate() != nil else { return }
     downstream.receive(completion: completion)
   }
 
   /// Forwards the demand upstream; before the subscription or after the end it goes
   /// nowhere.
   func request(_ demand: Subscribers.Demand) {
-    lock.withLock { status.subscription }?.request(demand)
+    withLock { $0.status.subscription }?.request(demand)
   }
 
   /// Cancels upstream once; a cancel before the subscription does nothing.
   func cancel() {
-    guard let subscription = lock.terminate(&status) else { return }
+    guard let subscription = terminate() else { return }
     subscription.cancel()
   }
 

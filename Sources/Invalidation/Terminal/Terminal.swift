@@ -32,11 +32,19 @@ public final class Terminal: @unchecked Sendable {
   /// The descriptor frames are written to.
   public let output: Int32
 
-  /// The lock that guards `isRestored`, `handler`, `sources` and ordering of writes.
-  private let lock = Lock()
-  @exclusivity(unchecked) private var isRestored = false
-  @exclusivity(unchecked) private var handler: (@Sendable (Int32) -> Void)?
-  @exclusivity(unchecked) private var sources: [any DispatchSourceProtocol] = []
+  /// What the lock guards (which also orders writes).
+  private struct State {
+    /// Whether ``restore()`` has run.
+    var isRestored = false
+    /// The interrupt handler.
+    var handler: (@Sendable (Int32) -> Void)?
+    /// The signal and input sources, cancelled on restore.
+    var sources: [any DispatchSourceProtocol] = []
+  }
+
+  /// The terminal's state behind the lock that also orders writes: a box, one per
+  /// terminal (`Guarded` cannot be subclassed outside ReactiveCore).
+  private let state = LockedBox(State())
   private let saved: termios
   private let queue = DispatchQueue(label: "org.ripple.terminal")
   private let keySubject = PassthroughSubject<TerminalKey, Never>()
@@ -96,8 +104,8 @@ public final class Terminal: @unchecked Sendable {
   /// Writes to ``output`` until the terminal is restored, then drops everything.
   public var writer: TerminalWriter {
     TerminalWriter { [self] bytes in
-      lock.withLock {
-        if !isRestored { writeAll(bytes, to: output) }
+      state.withLock { state in
+        if !state.isRestored { writeAll(bytes, to: output) }
       }
     }
   }
@@ -105,24 +113,24 @@ public final class Terminal: @unchecked Sendable {
   /// What SIGINT, SIGTERM and SIGHUP do, called with the signal number after the terminal
   /// is restored; `nil` (the default) exits with status 128 + the signal number.
   public var interruptHandler: (@Sendable (Int32) -> Void)? {
-    get { lock.withLock { handler } }
-    set { lock.withLock { handler = newValue } }
+    get { state.withLock { $0.handler } }
+    set { state.withLock { $0.handler = newValue } }
   }
 
   /// Whether ``restore()`` has run.
-  public var isOpen: Bool { lock.withLock { !isRestored } }
+  public var isOpen: Bool { state.withLock { !$0.isRestored } }
 
   /// Gives the terminal back: default style, cursor shown, main screen, the attributes it
   /// had before. Safe to call more than once and from any thread.
   public func restore() {
-    let sources: [any DispatchSourceProtocol]? = lock.withLock {
-      guard !isRestored else { return nil }
-      isRestored = true
+    let sources: [any DispatchSourceProtocol]? = state.withLock { state in
+      guard !state.isRestored else { return nil }
+      state.isRestored = true
       writeAll(ANSI.leaveFullScreen, to: output)
       var attributes = saved
       _ = tcsetattr(input, TCSANOW, &attributes)
-      defer { self.sources.removeAll() }
-      return self.sources
+      defer { state.sources.removeAll() }
+      return state.sources
     }
     guard let sources else { return }
     for source in sources { source.cancel() }
@@ -165,7 +173,7 @@ public final class Terminal: @unchecked Sendable {
     }
     resize.resume()
     created.append(resize)
-    lock.withLock { sources += created }
+    state.withLock { $0.sources += created }
     ActiveTerminal.installCrashHandlers()
   }
 
@@ -190,6 +198,6 @@ public final class Terminal: @unchecked Sendable {
       for key in parser.parse(Array(buffer.prefix(count))) { keySubject.send(key) }
     }
     source.resume()
-    lock.withLock { sources.append(source) }
+    state.withLock { $0.sources.append(source) }
   }
 }

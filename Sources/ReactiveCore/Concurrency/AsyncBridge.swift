@@ -8,7 +8,7 @@
 /// the failure, the others the end). Cancelling the iterating task ends the sequence for
 /// every waiting call and cancels the subscription.
 ///
-/// - Note: Thread-safe. `lock` guards `state`, `waiting` and `pendingDemand`; no
+/// - Note: Thread-safe. The lock guards ``State`` (phase, waiting calls, early demand); no
 ///   continuation is resumed and no subscription is called while it is held.
 final class AsyncBridge<Upstream: Publisher>: Guarded<AsyncBridge<Upstream>.State>, Subscriber,
   Cancellable, @unchecked Sendable

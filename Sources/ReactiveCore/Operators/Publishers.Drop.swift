@@ -47,8 +47,8 @@ extension Publishers {
 /// The subscription of `dropFirst(_:)`: demand asked before the upstream subscription
 /// arrives waits, and is asked for together with the elements to drop.
 ///
-/// - Note: Thread-safe. `lock` guards `upstream` and `pendingDemand`; `remaining` is
-///   touched only by `receive(_:)`, which upstream calls serially.
+/// - Note: Thread-safe. The lock guards ``State`` (`upstream`, `pendingDemand`);
+///   `remaining` is touched only by upstream's calls, which it makes serially.
 final class DropSubscription<Downstream: Subscriber>: Guarded<DropSubscription<Downstream>.State>,
   Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible, @unchecked Sendable

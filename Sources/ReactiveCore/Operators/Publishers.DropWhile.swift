@@ -88,8 +88,8 @@ extension Publishers {
 /// subscription does nothing. It keeps its downstream for its whole life and lets go of
 /// the predicate when it ends.
 ///
-/// - Note: Thread-safe. `lock` guards `status`, `predicate` and `isDropping`; the predicate
-///   and downstream run without it.
+/// - Note: Thread-safe. The lock guards ``State`` (`status`, `predicate`, `isDropping`);
+///   the predicate and downstream run without it.
 final class DropWhileSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
   Guarded<DropWhileSubscription<Input, UpstreamFailure, Downstream>.State>, Subscriber,
   Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,

@@ -77,7 +77,7 @@ extension Publishers {
 /// passes those that fall in the range: only the completion and the cancel look at the
 /// status. It keeps its downstream for its whole life.
 ///
-/// - Note: Thread-safe. `lock` guards `status`; `remainingUntilStart` and `remainingCount`
+/// - Note: Thread-safe. The lock guards ``State`` (`status`); `remainingUntilStart` and `remainingCount`
 ///   are touched only by `receive(_:)`, which upstream calls serially.
 private final class OutputSubscription<Downstream: Subscriber>:
   Guarded<OutputSubscription<Downstream>.State>, Subscriber, Subscription,

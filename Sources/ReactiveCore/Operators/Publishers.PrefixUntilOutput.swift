@@ -44,7 +44,7 @@ extension Publishers {
 /// the trigger publishes, which cancels the upstream and finishes; the trigger finishing
 /// or failing changes nothing. Like Combine's, it does not describe itself.
 ///
-/// - Note: Thread-safe. `lock` guards every variable below.
+/// - Note: Thread-safe. The lock guards ``State``, everything that changes.
 private final class PrefixUntilOutputSubscription<Other: Publisher, Downstream: Subscriber>:
   Guarded<PrefixUntilOutputSubscription<Other, Downstream>.State>, Subscriber, Subscription,
   @unchecked Sendable

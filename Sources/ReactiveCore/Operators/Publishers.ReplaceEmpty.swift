@@ -50,7 +50,7 @@ extension Publishers {
 /// before the subscription, or after the end, are ignored; a cancel before the
 /// subscription does nothing. It keeps its downstream for its whole life.
 ///
-/// - Note: Thread-safe. `lock` guards `status` and the flags; upstream and downstream are
+/// - Note: Thread-safe. The lock guards ``State`` (`status` and the flags); upstream and downstream are
 ///   called without it.
 private final class ReplaceEmptySubscription<Downstream: Subscriber>:
   Guarded<ReplaceEmptySubscription<Downstream>.State>, Subscriber, Subscription,

@@ -49,8 +49,8 @@ extension Publishers {
 /// the subscription, or after the end, are ignored; a cancel before the subscription does
 /// nothing. It keeps its downstream for its whole life.
 ///
-/// - Note: Thread-safe. `lock` guards `status`, `pendingDemand` and `replacementPending`;
-///   upstream and downstream are called without it.
+/// - Note: Thread-safe. The lock guards ``State`` (`status`, `pendingDemand`,
+///   `replacementPending`); upstream and downstream are called without it.
 private final class ReplaceErrorSubscription<UpstreamFailure: Error, Downstream: Subscriber>:
   Guarded<ReplaceErrorSubscription<UpstreamFailure, Downstream>.State>, Subscriber,
   Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,

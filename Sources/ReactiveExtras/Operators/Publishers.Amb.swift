@@ -75,7 +75,7 @@ extension Publishers {
 /// The race of `amb`: both sides get the subscriber's demand until one sends an event;
 /// that one wins, the other is cancelled and ignored.
 ///
-/// - Note: Thread-safe. `lock` guards the state; after the decision only the winner's
+/// - Note: Thread-safe. Its box's lock guards the state; after the decision only the winner's
 ///   events, which its publisher serialises, reach the subscriber.
 private final class AmbSubscription<Downstream: Subscriber>: Subscription,
   CustomStringConvertible, @unchecked Sendable

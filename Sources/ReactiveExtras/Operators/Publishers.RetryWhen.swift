@@ -67,7 +67,7 @@ extension Publishers {
 /// One subscriber's attempts: demand not yet met carries over to each new attempt, and
 /// events of an attempt that has been replaced are ignored.
 ///
-/// - Note: Thread-safe. `lock` guards the state; `deliveryLock` keeps deliveries from
+/// - Note: Thread-safe. Its box's lock guards the state; `deliveryLock` keeps deliveries from
 ///   overlapping, since the trigger may end the stream from its own thread.
 private final class RetryWhenSubscription<
   Upstream: Publisher, Trigger: Publisher, Downstream: Subscriber

@@ -8,53 +8,34 @@
 /// `limit`, the oldest held value gives way to a new one (a limit of 1 keeps only the
 /// latest).
 ///
-/// - Invariant: `lock` guards every stored variable, and those a subclass adds. One
-///   thread at a time delivers (`isDraining`); whichever call finds work while nobody
-///   delivers does it, so a push from inside a delivery only queues. The lock is never
-///   held while the subscriber runs.
+/// - Invariant: `lock` guards ``DemandBufferState``, which also carries what a subclass
+///   keeps under the same lock (`Extra`). One thread at a time delivers (`isDraining`);
+///   whichever call finds work while nobody delivers does it, so a push from inside a
+///   delivery only queues. The lock is never held while the subscriber runs.
 @usableFromInline
-package class DemandBuffer<Downstream: Subscriber>: @unchecked Sendable {
+package class DemandBuffer<Downstream: Subscriber, Extra>: Guarded<
+  DemandBufferState<Downstream, Extra>
+>, @unchecked Sendable
+{
   @usableFromInline
   package typealias Output = Downstream.Input
   @usableFromInline
   package typealias Failure = Downstream.Failure
 
-  /// Guards everything below, and a subclass's state.
-  @usableFromInline
-  final let lock = Lock()
-  @usableFromInline
-  @exclusivity(unchecked)
-  final var values: [Output] = []
-  /// The index of the first value not yet delivered.
-  @usableFromInline
-  @exclusivity(unchecked)
-  final var head = 0
-  @usableFromInline
-  @exclusivity(unchecked)
-  final var demand = Subscribers.Demand.none
-  @usableFromInline
-  @exclusivity(unchecked)
-  final var completion: Subscribers.Completion<Failure>?
-  @usableFromInline
-  @exclusivity(unchecked)
-  final var isDraining = false
-  /// The subscriber, until it completes or cancels.
-  @usableFromInline
-  @exclusivity(unchecked)
-  final var downstream: Downstream?
   @usableFromInline
   final let limit: Int?
 
-  /// Creates a buffer for `downstream`, holding at most `limit` values if given.
+  /// Creates a buffer for `downstream`, holding at most `limit` values if given, and a
+  /// subclass's `extra` state.
   @inlinable
-  package init(_ downstream: Downstream, limit: Int? = nil) {
-    self.downstream = downstream
+  package init(_ downstream: Downstream, limit: Int? = nil, extra: Extra) {
     self.limit = limit
+    super.init(state: DemandBufferState(downstream: downstream, extra: extra))
   }
 
   /// Whether the subscriber has gone (completed or cancelled).
   @inlinable
-  package final var isEnded: Bool { lock.withLock { downstream == nil } }
+  package final var isEnded: Bool { withLock { $0.downstream == nil } }
 
   /// Queues a value and delivers what demand allows.
   @inlinable
@@ -66,19 +47,19 @@ package class DemandBuffer<Downstream: Subscriber>: @unchecked Sendable {
   /// ``push(_:)`` for a caller that holds the lock; returns with it released.
   @inlinable
   final func pushThenUnlock(_ value: Output) {
-    guard let target = downstream, completion == nil else { return lock.unlock() }
-    guard !isDraining, head == values.count, demand > 0 else {
-      enqueueLocked(value)
+    guard let target = state.downstream, state.completion == nil else { return lock.unlock() }
+    guard !state.isDraining, state.head == state.values.count, state.demand > 0 else {
+      state.enqueue(value, limit: limit)
       return drainThenUnlock()
     }
     // Nothing waits and there is demand: straight to the subscriber, no queue.
-    demand -= 1
-    isDraining = true
+    state.demand -= 1
+    state.isDraining = true
     lock.unlock()
     let more = target.receive(value)
     lock.lock()
-    if downstream != nil { demand += more }
-    isDraining = false
+    if state.downstream != nil { state.demand += more }
+    state.isDraining = false
     drainThenUnlock()
   }
 
@@ -86,7 +67,7 @@ package class DemandBuffer<Downstream: Subscriber>: @unchecked Sendable {
   /// delivers it. For replaying values before the subscriber has its subscription.
   @inlinable
   package final func enqueue(_ value: Output) {
-    lock.withLock { enqueueLocked(value) }
+    withLock { $0.enqueue(value, limit: limit) }
   }
 
   /// Queues the completion and delivers what it can. A finish waits behind the held
@@ -105,11 +86,11 @@ package class DemandBuffer<Downstream: Subscriber>: @unchecked Sendable {
   final func completeThenUnlock(
     _ completion: Subscribers.Completion<Failure>, discardingHeld: Bool
   ) {
-    guard downstream != nil, self.completion == nil else { return lock.unlock() }
-    self.completion = completion
+    guard state.downstream != nil, state.completion == nil else { return lock.unlock() }
+    state.completion = completion
     if discardingHeld, case .failure = completion {
-      values.removeAll()
-      head = 0
+      state.values.removeAll()
+      state.head = 0
     }
     drainThenUnlock()
   }
@@ -118,27 +99,97 @@ package class DemandBuffer<Downstream: Subscriber>: @unchecked Sendable {
   @inlinable
   package final func addDemand(_ demand: Subscribers.Demand) {
     lock.lock()
-    guard downstream != nil else { return lock.unlock() }
-    self.demand += demand
+    guard state.downstream != nil else { return lock.unlock() }
+    state.demand += demand
     drainThenUnlock()
   }
 
   /// Drops everything and lets go of the subscriber.
   @inlinable
   package final func release() {
-    let released = lock.withLock { () -> (Downstream?, [Output]) in
+    let released = withLock { state -> DemandBufferState<Downstream, Void> in
       defer {
-        downstream = nil
-        values = []
-        head = 0
+        state.downstream = nil
+        state.values = []
+        state.head = 0
       }
-      return (downstream, values)
+      return DemandBufferState(downstream: state.downstream, values: state.values)
     }
-    _ = released
+    // Dropped after unlocking: the subscriber's or a value's deinit may run any code.
+    withExtendedLifetime(released) {}
   }
 
+  /// Delivers held values while there is demand, then the completion once they are all
+  /// out. Call with the lock held; returns with it released.
   @inlinable
-  final func enqueueLocked(_ value: Output) {
+  final func drainThenUnlock() {
+    guard !state.isDraining else { return lock.unlock() }
+    state.isDraining = true
+    while let target = state.downstream {
+      if let value = state.nextDeliverable() {
+        state.demand -= 1
+        lock.unlock()
+        let more = target.receive(value)
+        lock.lock()
+        if state.downstream != nil { state.demand += more }
+      } else if state.head == state.values.count, let completion = state.completion {
+        state.downstream = nil
+        state.isDraining = false
+        lock.unlock()
+        target.receive(completion: completion)
+        return
+      } else {
+        break
+      }
+    }
+    state.isDraining = false
+    lock.unlock()
+  }
+}
+
+extension DemandBuffer where Extra == Void {
+  /// Creates a buffer for `downstream`, holding at most `limit` values if given.
+  @inlinable
+  package convenience init(_ downstream: Downstream, limit: Int? = nil) {
+    self.init(downstream, limit: limit, extra: ())
+  }
+}
+
+/// What a ``DemandBuffer``'s lock guards: the held values, the demand, the completion and
+/// the subscriber, and what a subclass adds (`extra`).
+@usableFromInline
+package struct DemandBufferState<Downstream: Subscriber, Extra> {
+  /// The held values; those before `head` are delivered.
+  @usableFromInline
+  var values: [Downstream.Input] = []
+  /// The index of the first value not yet delivered.
+  @usableFromInline
+  var head = 0
+  /// What the subscriber asked for and has not received.
+  @usableFromInline
+  var demand = Subscribers.Demand.none
+  /// The completion, delivered once every held value is out.
+  @usableFromInline
+  var completion: Subscribers.Completion<Downstream.Failure>?
+  /// Whether some thread is delivering.
+  @usableFromInline
+  var isDraining = false
+  /// The subscriber, until it completes or cancels.
+  @usableFromInline
+  var downstream: Downstream?
+  /// A subclass's own state, under the same lock.
+  @usableFromInline
+  var extra: Extra
+
+  @inlinable
+  init(downstream: Downstream?, extra: Extra) {
+    self.downstream = downstream
+    self.extra = extra
+  }
+
+  /// Holds `value`; with a `limit`, the oldest held value gives way.
+  @inlinable
+  mutating func enqueue(_ value: Downstream.Input, limit: Int?) {
     if let limit, values.count - head >= limit {
       head += 1
     }
@@ -149,36 +200,25 @@ package class DemandBuffer<Downstream: Subscriber>: @unchecked Sendable {
     }
   }
 
-  /// Delivers held values while there is demand, then the completion once they are all
-  /// out. Call with the lock held; returns with it released.
+  /// Takes the next held value if the subscriber has demand for it.
   @inlinable
-  final func drainThenUnlock() {
-    guard !isDraining else { return lock.unlock() }
-    isDraining = true
-    while let target = downstream {
-      if head < values.count, demand > 0 {
-        let value = values[head]
-        head += 1
-        if head == values.count {
-          values.removeAll(keepingCapacity: true)
-          head = 0
-        }
-        demand -= 1
-        lock.unlock()
-        let more = target.receive(value)
-        lock.lock()
-        if downstream != nil { demand += more }
-      } else if head == values.count, let completion {
-        downstream = nil
-        isDraining = false
-        lock.unlock()
-        target.receive(completion: completion)
-        return
-      } else {
-        break
-      }
+  mutating func nextDeliverable() -> Downstream.Input? {
+    guard head < values.count, demand > 0 else { return nil }
+    let value = values[head]
+    head += 1
+    if head == values.count {
+      values.removeAll(keepingCapacity: true)
+      head = 0
     }
-    isDraining = false
-    lock.unlock()
+    return value
+  }
+}
+
+extension DemandBufferState where Extra == Void {
+  /// What ``DemandBuffer/release()`` takes out, to drop after unlocking.
+  @inlinable
+  init(downstream: Downstream?, values: [Downstream.Input]) {
+    self.init(downstream: downstream, extra: ())
+    self.values = values
   }
 }

@@ -18,20 +18,16 @@ struct EventHandlers<Output, Failure: Error> {
 ///   logging for its whole life, as Combine's does (events after a cancel are logged too);
 ///   the downstream is kept for its whole life.
 ///
-/// - Note: Thread-safe. `lock` guards `status` and `handlers`; no handler, upstream or
-///   downstream code runs while it is held.
-final class EventTap<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+/// - Note: Thread-safe. `lock` guards ``State``; no handler, upstream or downstream code
+///   runs while it is held, and released handlers are dropped after unlocking (a closure's
+///   captures may run any code when they go).
+final class EventTap<Downstream: Subscriber>: Guarded<EventTapState<Downstream>>, Subscriber,
+  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 {
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
 
-  /// The lock that guards `status` and `handlers`.
-  private let lock = Lock()
-  @exclusivity(unchecked)
-  private var status = SubscriptionStatus.awaitingSubscription
-  @exclusivity(unchecked)
-  private var handlers: EventHandlers<Input, Failure>
   private let downstream: Downstream
   /// Whether the handlers go when the tap ends (`handleEvents`) or stay (`print`).
   private let releasesHandlersAtEnd: Bool
@@ -43,68 +39,89 @@ final class EventTap<Downstream: Subscriber>: Subscriber, Subscription, CustomSt
   ) {
     description = name
     self.downstream = downstream
-    self.handlers = handlers
     self.releasesHandlersAtEnd = releasesHandlersAtEnd
+    super.init(state: EventTapState(handlers: handlers))
   }
 
   func receive(subscription: any Subscription) {
-    lock.withLock { handlers.subscription }?(subscription)
-    let accepted = lock.withLock { () -> Bool in
-      guard case .awaitingSubscription = status else { return false }
-      status = .subscribed(subscription)
-      return true
-    }
-    guard accepted else { return subscription.cancel() }
+    withLock { $0.handlers.subscription }?(subscription)
+    guard adopt(subscription) else { return }
     downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
     // Only the handlers a value needs leave the lock: copying all of them would retain
     // and release six closures per value.
-    let (output, request, demandReturned) = lock.withLock {
-      (handlers.output, handlers.request, handlers.demandReturned)
-    }
-    output?(input)
+    let handlers = withLock { ValueHandlers($0.handlers) }
+    handlers.output?(input)
     let more = downstream.receive(input)
     if more != .none {
       // `print` reports returned demand its own way; `handleEvents` as a request.
-      if let demandReturned {
+      if let demandReturned = handlers.demandReturned {
         demandReturned(more)
       } else {
-        request?(more)
+        handlers.request?(more)
       }
     }
     return more
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    lock.withLock { handlers.completion }?(completion)
-    lock.withLock { terminate() }
+    withLock { $0.handlers.completion }?(completion)
+    let released = withLock { end(&$0) }
+    withExtendedLifetime(released) {}
     downstream.receive(completion: completion)
   }
 
   func request(_ demand: Subscribers.Demand) {
-    lock.withLock { handlers.request }?(demand)
-    lock.withLock { status.subscription }?.request(demand)
+    withLock { $0.handlers.request }?(demand)
+    withLock { $0.status.subscription }?.request(demand)
   }
 
   func cancel() {
-    lock.withLock { handlers.cancel }?()
-    let subscription = lock.withLock { () -> (any Subscription)? in
-      guard let subscription = status.subscription else { return nil }
-      terminate()
+    withLock { $0.handlers.cancel }?()
+    var released: EventHandlers<Input, Failure>?
+    let subscription = withLock { state -> (any Subscription)? in
+      guard let subscription = state.status.subscription else { return nil }
+      released = end(&state)
       return subscription
     }
+    withExtendedLifetime(released) {}
     subscription?.cancel()
   }
 
-  /// Ends the tap and, unless it logs for life, lets go of its handlers. Call with the
-  /// lock held.
-  private func terminate() {
-    status = .terminal
-    if releasesHandlersAtEnd { handlers = EventHandlers() }
+  /// Ends the tap and, unless it logs for life, takes its handlers out, for the caller to
+  /// drop after unlocking. Call with the lock held.
+  private func end(_ state: inout EventTapState<Downstream>) -> EventHandlers<Input, Failure>? {
+    state.status = .terminal
+    guard releasesHandlersAtEnd else { return nil }
+    defer { state.handlers = EventHandlers() }
+    return state.handlers
   }
 
   var customMirror: Mirror { Mirror(self, children: [:]) }
   var playgroundDescription: Any { description }
+}
+
+/// What an ``EventTap``'s lock guards.
+struct EventTapState<Downstream: Subscriber>: SubscribedState {
+  /// Where the tap stands with upstream.
+  var status = SubscriptionStatus.awaitingSubscription
+  /// The closures it runs; emptied when a `handleEvents` tap ends.
+  var handlers: EventHandlers<Downstream.Input, Downstream.Failure>
+}
+
+extension EventTap {
+  /// The handlers a value runs, taken out of the lock together.
+  private struct ValueHandlers {
+    let output: ((Input) -> Void)?
+    let request: ((Subscribers.Demand) -> Void)?
+    let demandReturned: ((Subscribers.Demand) -> Void)?
+
+    init(_ handlers: EventHandlers<Input, Failure>) {
+      output = handlers.output
+      request = handlers.request
+      demandReturned = handlers.demandReturned
+    }
+  }
 }

@@ -24,26 +24,15 @@ protocol FanInRule {
 /// subscribed with a ``Side`` typed by its output, whose `accept` function folds the value
 /// into the rule and returns what goes downstream, if anything.
 ///
-/// - Invariant: the lock inherited from ``DemandBuffer`` guards `rule`, `subscriptions`,
-///   `requested` and `isCancelled` as well as the held values; a value takes that lock
+/// - Invariant: the lock inherited from ``DemandBuffer`` guards ``FanInState`` (its
+///   `extra`) as well as the held values; a value takes that lock
 ///   twice (fold and deliver, then take the returned demand), and it is never held while
 ///   an upstream or the downstream runs.
 @usableFromInline
-final class FanIn<Downstream: Subscriber, Rule: FanInRule>: DemandBuffer<Downstream>,
-  Subscription, CustomStringConvertible, @unchecked Sendable
+final class FanIn<Downstream: Subscriber, Rule: FanInRule>: DemandBuffer<
+  Downstream, FanInState<Rule>
+>, Subscription, CustomStringConvertible, @unchecked Sendable
 where Rule.Output == Downstream.Input {
-  @usableFromInline
-  @exclusivity(unchecked)
-  var rule: Rule
-  @usableFromInline
-  @exclusivity(unchecked)
-  var subscriptions: [(any Subscription)?]
-  @usableFromInline
-  @exclusivity(unchecked)
-  var requested = Subscribers.Demand.none
-  @usableFromInline
-  @exclusivity(unchecked)
-  var isCancelled = false
   /// The name Combine gives this subscription.
   @usableFromInline
   let description: String
@@ -52,9 +41,7 @@ where Rule.Output == Downstream.Input {
   @inlinable
   init(name: String, sides: Int, rule: Rule, downstream: Downstream) {
     description = name
-    self.rule = rule
-    subscriptions = Array(repeating: nil, count: sides)
-    super.init(downstream)
+    super.init(downstream, extra: FanInState(rule: rule, sides: sides))
   }
 
   /// Subscribes the downstream, then, through `attach`, every upstream in order.
@@ -63,7 +50,7 @@ where Rule.Output == Downstream.Input {
   @inlinable
   func start(_ downstream: Downstream, attach: (FanIn) -> Void) {
     downstream.receive(subscription: self)
-    if subscriptions.isEmpty { complete(.finished) }
+    if withLock({ $0.extra.subscriptions.isEmpty }) { complete(.finished) }
     attach(self)
   }
 
@@ -80,12 +67,12 @@ where Rule.Output == Downstream.Input {
   @inlinable
   func sideSubscribed(_ index: Int, _ subscription: any Subscription) {
     lock.lock()
-    guard !isCancelled, subscriptions[index] == nil else {
+    guard !state.extra.isCancelled, state.extra.subscriptions[index] == nil else {
       lock.unlock()
       return subscription.cancel()
     }
-    subscriptions[index] = subscription
-    let demand = Rule.forwardsDemand ? requested : .unlimited
+    state.extra.subscriptions[index] = subscription
+    let demand = Rule.forwardsDemand ? state.extra.requested : .unlimited
     lock.unlock()
     if demand > 0 { subscription.request(demand) }
   }
@@ -93,20 +80,24 @@ where Rule.Output == Downstream.Input {
   @inlinable
   func sideReceived<Input>(_ value: Input, accept: (inout Rule, Input) -> Rule.Output?) {
     lock.lock()
-    guard !isCancelled, let output = accept(&rule, value) else { return lock.unlock() }
+    guard !state.extra.isCancelled, let output = accept(&state.extra.rule, value) else {
+      return lock.unlock()
+    }
     pushThenUnlock(output)
   }
 
   @inlinable
   func sideCompleted(_ index: Int, _ completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
-    subscriptions[index] = nil
+    state.extra.subscriptions[index] = nil
     switch completion {
     case .finished:
-      guard !isCancelled, rule.sideFinished(index) else { return lock.unlock() }
+      guard !state.extra.isCancelled, state.extra.rule.sideFinished(index) else {
+        return lock.unlock()
+      }
       completeThenCancelSides(completion)
     case .failure:
-      guard !isCancelled else { return lock.unlock() }
+      guard !state.extra.isCancelled else { return lock.unlock() }
       // As Combine does: the other upstreams are cancelled before the failure goes out.
       let sides = takeSidesLocked()
       lock.unlock()
@@ -129,9 +120,9 @@ where Rule.Output == Downstream.Input {
   /// lock held.
   @inlinable
   func takeSidesLocked() -> [any Subscription] {
-    isCancelled = true
-    let sides = subscriptions.compactMap { $0 }
-    for index in subscriptions.indices { subscriptions[index] = nil }
+    state.extra.isCancelled = true
+    let sides = state.extra.subscriptions.compactMap { $0 }
+    for index in state.extra.subscriptions.indices { state.extra.subscriptions[index] = nil }
     return sides
   }
 
@@ -139,8 +130,10 @@ where Rule.Output == Downstream.Input {
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "demand must be greater than zero")
     lock.lock()
-    requested += demand
-    let sides = Rule.forwardsDemand && !isCancelled ? subscriptions.compactMap { $0 } : []
+    state.extra.requested += demand
+    let sides =
+      Rule.forwardsDemand && !state.extra.isCancelled
+      ? state.extra.subscriptions.compactMap { $0 } : []
     lock.unlock()
     addDemand(demand)
     for side in sides { side.request(demand) }
@@ -148,7 +141,9 @@ where Rule.Output == Downstream.Input {
 
   @usableFromInline
   func cancel() {
-    let sides = lock.withLock { takeSidesLocked() }
+    lock.lock()
+    let sides = takeSidesLocked()
+    lock.unlock()
     for side in sides { side.cancel() }
     release()
   }
@@ -185,5 +180,29 @@ where Rule.Output == Downstream.Input {
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
       parent.sideCompleted(index, completion)
     }
+  }
+}
+
+/// What a ``FanIn`` keeps under its buffer's lock besides the held values.
+@usableFromInline
+struct FanInState<Rule: FanInRule> {
+  /// The operator's typed state.
+  @usableFromInline
+  var rule: Rule
+  /// Each upstream's subscription, while it runs.
+  @usableFromInline
+  var subscriptions: [(any Subscription)?]
+  /// All demand requested downstream, handed to an upstream that subscribes late.
+  @usableFromInline
+  var requested = Subscribers.Demand.none
+  /// Cancelled, failed or finished: upstream events are ignored.
+  @usableFromInline
+  var isCancelled = false
+
+  /// The state of a fan-in of `sides` upstreams, none subscribed yet.
+  @inlinable
+  init(rule: Rule, sides: Int) {
+    self.rule = rule
+    subscriptions = Array(repeating: nil, count: sides)
   }
 }

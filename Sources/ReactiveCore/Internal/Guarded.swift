@@ -17,7 +17,7 @@
 ///   access; it would only cost time. This type, ``LockedBox`` and the few engines listed
 ///   in `Internals.md` are the only places where ReactiveCore turns it off.
 @usableFromInline
-class Guarded<State>: @unchecked Sendable {
+package class Guarded<State>: @unchecked Sendable {
   /// The lock that guards ``state``.
   @usableFromInline
   final let lock = Lock()
@@ -46,6 +46,16 @@ class Guarded<State>: @unchecked Sendable {
 protocol SubscribedState {
   /// Where the operator stands with its upstream.
   var status: SubscriptionStatus { get set }
+}
+
+/// An operator whose only lock-guarded state is its status is `Guarded<SubscriptionStatus>`.
+extension SubscriptionStatus: SubscribedState {
+  /// The status itself.
+  @inlinable
+  var status: SubscriptionStatus {
+    get { self }
+    set { self = newValue }
+  }
 }
 
 extension Guarded where State: SubscribedState {

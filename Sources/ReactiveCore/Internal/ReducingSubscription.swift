@@ -27,24 +27,22 @@ enum ReductionStep<Failure: Error> {
 /// The fold is a closure over the stored result: it runs once per value, outside the lock,
 /// and allocates nothing of its own.
 ///
-/// - Note: Thread-safe. `lock` guards the status, the flags and (outside the value path)
-///   `result`; it is never held while calling upstream, downstream or the fold. `result`
-///   is written only by the fold, which upstream never runs concurrently with itself or
-///   with its completion, and read under the lock once upstream is done.
-class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
-  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-  @unchecked Sendable
+/// - Invariant: `lock` guards ``ReductionState`` (the status and the flags) and, outside
+///   the value path, `result`; it is never held while calling upstream, downstream or the
+///   fold. `result` is written only by the fold, which upstream never runs concurrently
+///   with itself or with its completion, and read under the lock once upstream is done:
+///   so it has one writer at a time without the lock, which is why its run-time
+///   exclusivity check is off (the fold runs on it in place, once per value).
+class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>: Guarded<
+  ReductionState
+>, Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   /// The upstream's failure type.
   typealias Failure = UpstreamFailure
   /// The fold: updates the result with one value and says whether to go on.
   typealias Fold = (inout Downstream.Input?, Input) -> ReductionStep<Downstream.Failure>
 
-  /// The lock that guards the status, the flags and `result`.
-  private let lock = Lock()
-  /// Where this stands with its upstream subscription.
-  @exclusivity(unchecked)
-  private var status = SubscriptionStatus.awaitingSubscription
   /// The value folded so far; published when the reduction ends.
   @exclusivity(unchecked)
   private var result: Downstream.Input?
@@ -54,18 +52,6 @@ class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber
   private let downstream: Downstream
   /// The fold, run for each value.
   private let fold: Fold
-  /// Whether downstream has asked for values (any nonzero demand is enough).
-  @exclusivity(unchecked)
-  private var downstreamRequested = false
-  /// Whether upstream has finished or failed, or the fold ended the reduction.
-  @exclusivity(unchecked)
-  private var upstreamCompleted = false
-  /// Whether downstream has been (or is being) sent its completion.
-  @exclusivity(unchecked)
-  private var completed = false
-  /// Whether downstream cancelled after the subscription arrived.
-  @exclusivity(unchecked)
-  private var cancelled = false
 
   /// The operator's name, as Combine spells it.
   let description: String
@@ -81,6 +67,7 @@ class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber
     self.initial = initial
     result = initial
     self.fold = fold
+    super.init(state: ReductionState())
   }
 
   /// The result folded so far, read under the lock (for subclasses' mirrors).
@@ -92,7 +79,7 @@ class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber
     defer { lock.unlock() }
     let children: [Mirror.Child] = [
       ("downstream", downstream), ("result", result as Any), ("initial", initial as Any),
-      ("status", status),
+      ("status", state.status),
     ]
     return Mirror(self, children: children)
   }
@@ -105,7 +92,7 @@ class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber
   /// Takes the first subscription, hands itself downstream, then asks upstream for
   /// everything; any later subscription is cancelled.
   final func receive(subscription: any Subscription) {
-    guard lock.adopt(subscription, into: &status) else { return }
+    guard adopt(subscription) else { return }
     downstream.receive(subscription: self)
     // Combine asks even if downstream cancelled from `receive(subscription:)`.
     subscription.request(.unlimited)
@@ -114,7 +101,7 @@ class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber
   /// Folds one value; ends the reduction early when the fold says so.
   final func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
-    guard case .subscribed = status else {
+    guard case .subscribed = state.status else {
       lock.unlock()
       return .none
     }
@@ -125,23 +112,23 @@ class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber
     if case .proceed = step { return .none }
     // The fold ended the reduction: a finish or a failure, both stopping upstream.
     lock.lock()
-    guard case .subscribed(let subscription) = status else {
+    guard case .subscribed(let subscription) = state.status else {
       // Cancelled while the fold ran: the cancel already went upstream.
       lock.unlock()
       return .none
     }
-    status = .terminal
-    upstreamCompleted = true
+    state.status = .terminal
+    state.upstreamCompleted = true
     guard case .fail(let failure) = step else {
-      completed = downstreamRequested
-      let deliver = completed
+      state.completed = state.downstreamRequested
+      let deliver = state.completed
       let result = self.result
       lock.unlock()
       subscription.cancel()
       if deliver { send(result) }
       return .none
     }
-    completed = true
+    state.completed = true
     lock.unlock()
     subscription.cancel()
     downstream.receive(completion: .failure(failure))
@@ -151,21 +138,21 @@ class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber
   /// Publishes the result (once downstream has asked) on finish, or forwards a failure.
   final func receive(completion: Subscribers.Completion<UpstreamFailure>) {
     lock.lock()
-    guard case .subscribed = status else {
+    guard case .subscribed = state.status else {
       lock.unlock()
       return
     }
-    status = .terminal
-    upstreamCompleted = true
+    state.status = .terminal
+    state.upstreamCompleted = true
     switch completion {
     case .finished:
-      completed = downstreamRequested
-      let deliver = completed
+      state.completed = state.downstreamRequested
+      let deliver = state.completed
       let result = self.result
       lock.unlock()
       if deliver { send(result) }
     case .failure(let failure):
-      completed = true
+      state.completed = true
       lock.unlock()
       // The downstream's failure type is the upstream's or `any Error`.
       downstream.receive(completion: .failure(failure as! Downstream.Failure))
@@ -184,16 +171,16 @@ class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber
   final func request(_ demand: Subscribers.Demand) {
     precondition(demand != .none, "API Violation: demand must not be zero")
     lock.lock()
-    guard !downstreamRequested, !cancelled, !completed else {
+    guard !state.downstreamRequested, !state.cancelled, !state.completed else {
       lock.unlock()
       return
     }
-    downstreamRequested = true
-    guard upstreamCompleted else {
+    state.downstreamRequested = true
+    guard state.upstreamCompleted else {
       lock.unlock()
       return
     }
-    completed = true
+    state.completed = true
     let result = self.result
     lock.unlock()
     send(result)
@@ -202,9 +189,23 @@ class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber
   /// Cancels upstream once; before the subscription arrives it does nothing, as in
   /// Combine.
   final func cancel() {
-    guard let subscription = lock.terminate(&status, alsoUnderLock: { cancelled = true }) else {
-      return
-    }
+    guard let subscription = terminate(alsoUnderLock: { $0.cancelled = true }) else { return }
     subscription.cancel()
   }
+}
+
+/// What a ``ReducingSubscription``'s lock guards besides the result: where it stands with
+/// upstream, and which of the two conditions for publishing (upstream done, downstream
+/// asked) have come.
+struct ReductionState: SubscribedState {
+  /// Where the reduction stands with its upstream subscription.
+  var status = SubscriptionStatus.awaitingSubscription
+  /// Whether downstream has asked for values (any nonzero demand is enough).
+  var downstreamRequested = false
+  /// Whether upstream has finished or failed, or the fold ended the reduction.
+  var upstreamCompleted = false
+  /// Whether downstream has been (or is being) sent its completion.
+  var completed = false
+  /// Whether downstream cancelled after the subscription arrived.
+  var cancelled = false
 }

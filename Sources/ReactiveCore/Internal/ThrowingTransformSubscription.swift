@@ -11,21 +11,20 @@
 /// A subclass overrides ``transform(_:)``, ``description`` and, when it keeps state,
 /// ``customMirror``.
 ///
-/// - Note: Thread-safe. `lock` guards `status`; the transform and downstream run without
-///   it, serially as upstream calls them.
+/// - Note: Thread-safe. `lock` guards the status (the state); the transform and
+///   downstream run without it, serially as upstream calls them.
 class ThrowingTransformSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+  Guarded<SubscriptionStatus>, Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Failure == any Error {
   typealias Failure = UpstreamFailure
 
   let downstream: Downstream
-  /// The lock that guards `status`.
-  let lock = Lock()
-  @exclusivity(unchecked)
-  var status = SubscriptionStatus.awaitingSubscription
 
-  init(downstream: Downstream) { self.downstream = downstream }
+  init(downstream: Downstream) {
+    self.downstream = downstream
+    super.init(state: .awaitingSubscription)
+  }
 
   /// The value to pass on for `input`.
   func transform(_ input: Input) throws -> Downstream.Input { fatalError("abstract") }
@@ -35,7 +34,7 @@ where Downstream.Failure == any Error {
   var playgroundDescription: Any { description }
 
   func receive(subscription: any Subscription) {
-    guard lock.adopt(subscription, into: &status) else { return }
+    guard adopt(subscription) else { return }
     downstream.receive(subscription: self)
   }
 
@@ -50,22 +49,22 @@ where Downstream.Failure == any Error {
 
   /// Ends on a throw: cancels upstream and fails downstream, once, while subscribed.
   func transformThrew(_ error: any Error) {
-    guard let subscription = lock.terminate(&status) else { return }
+    guard let subscription = terminate() else { return }
     subscription.cancel()
     downstream.receive(completion: .failure(error))
   }
 
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-    guard lock.terminate(&status) != nil else { return }
+    guard terminate() != nil else { return }
     downstream.receive(completion: completion.mapError { $0 as any Error })
   }
 
   func request(_ demand: Subscribers.Demand) {
-    lock.withLock { status.subscription }?.request(demand)
+    withLock { $0.subscription }?.request(demand)
   }
 
   func cancel() {
-    guard let subscription = lock.terminate(&status) else { return }
+    guard let subscription = terminate() else { return }
     subscription.cancel()
   }
 }
@@ -86,7 +85,7 @@ where Downstream.Failure == any Error {
   /// Combine's tryMap fails downstream on every throw, and cancels upstream if it still
   /// has it.
   override func transformThrew(_ error: any Error) {
-    let subscription = lock.withLock { () -> (any Subscription)? in
+    let subscription = withLock { status -> (any Subscription)? in
       defer { status = .terminal }
       return status.subscription
     }
@@ -103,8 +102,8 @@ final class TryScanSubscription<Input, UpstreamFailure: Error, Downstream: Subsc
   ThrowingTransformSubscription<Input, UpstreamFailure, Downstream>, @unchecked Sendable
 where Downstream.Failure == any Error {
   private let nextPartialResult: (Downstream.Input, Input) throws -> Downstream.Input
-  // Touched only by `transform`, which upstream calls serially (the Subscriber contract).
-  @exclusivity(unchecked)
+  // Touched only by `transform`, which upstream calls serially (the Subscriber contract),
+  // so it needs no lock.
   private var result: Downstream.Input
 
   init(
@@ -124,14 +123,14 @@ where Downstream.Failure == any Error {
   /// Combine's tryScan passes the upstream's completion on every time it comes while
   /// subscribed, even after a throw ended the subscription for values.
   override func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-    guard lock.withLock({ status.subscription }) != nil else { return }
+    guard withLock({ $0.subscription }) != nil else { return }
     downstream.receive(completion: completion.mapError { $0 as any Error })
   }
 
   override var description: String { "TryScan" }
 
   override var customMirror: Mirror {
-    let status = lock.withLock { self.status }
+    let status = withLock { $0 }
     return Mirror(self, children: ["downstream": downstream, "status": status, "result": result])
   }
 }

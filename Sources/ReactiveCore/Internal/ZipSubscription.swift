@@ -11,9 +11,10 @@
 /// - the downstream is kept after a failure or a cancel (Combine's subscriber
 ///   outlives both); it is released once the zip has finished, so that a subscriber that
 ///   holds on to its subscription does not form a cycle with it.
-final class ZipSubscription<Downstream: Subscriber, A, B, C, D>: Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-  @unchecked Sendable
+final class ZipSubscription<Downstream: Subscriber, A, B, C, D>: Guarded<
+  ZipState<Downstream, ZipQueues<A, B, C, D, Downstream.Input>>
+>, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+@unchecked Sendable
 {
   /// The values waiting to be paired, each upstream's in its own type.
   typealias Queues = ZipQueues<A, B, C, D, Downstream.Input>
@@ -21,48 +22,9 @@ final class ZipSubscription<Downstream: Subscriber, A, B, C, D>: Subscription,
   /// The failure type shared by every upstream.
   typealias Failure = Downstream.Failure
 
-  /// The lock that guards every variable below.
-  private let lock = Lock()
-  /// The subscriber; `nil` once the zip has finished.
-  @exclusivity(unchecked)
-  private var downstream: Downstream?
-  /// Each upstream's subscription, while it is running.
-  @exclusivity(unchecked)
-  private var subscriptions: [(any Subscription)?]
-  /// Whether each upstream has sent its subscription (a second one is cancelled).
-  @exclusivity(unchecked)
-  private var subscribed: [Bool]
-  /// Whether each upstream has finished.
-  @exclusivity(unchecked)
-  private var finished: [Bool]
-  /// The values each upstream sent that are not yet part of a delivered tuple.
-  @exclusivity(unchecked)
-  private var queues: Queues
-  /// All demand requested downstream, handed to an upstream that subscribes late.
-  @exclusivity(unchecked)
-  private var requested = Subscribers.Demand.none
-  /// Completed, failed or cancelled: nothing more passes.
-  @exclusivity(unchecked)
-  private var isTerminal = false
-  /// The upstream whose value completed the tuple being delivered, if one is; the
-  /// delivery is serialized through it so the downstream is never called concurrently.
-  @exclusivity(unchecked)
-  private var deliveringFor: Int?
-  /// Demand requested while delivering: already forwarded to the other upstreams, and
-  /// owed to `deliveringFor` as its return value.
-  @exclusivity(unchecked)
-  private var requestedWhileDelivering = Subscribers.Demand.none
-  /// A failure that arrived while delivering, sent once the delivery returns.
-  @exclusivity(unchecked)
-  private var pendingFailure: Subscribers.Completion<Failure>?
-
   /// Creates the state for `sides` upstreams.
   init(sides: Int, downstream: Downstream, queues: Queues) {
-    self.downstream = downstream
-    self.queues = queues
-    subscriptions = Array(repeating: nil, count: sides)
-    subscribed = Array(repeating: false, count: sides)
-    finished = Array(repeating: false, count: sides)
+    super.init(state: ZipState(sides: sides, downstream: downstream, queues: queues))
   }
 
   /// The name Combine gives this subscription.
@@ -87,40 +49,34 @@ final class ZipSubscription<Downstream: Subscriber, A, B, C, D>: Subscription,
   /// delivered, which gets it as its return value instead).
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "demand must be greater than zero")
-    let targets = lock.withLock { () -> [any Subscription] in
-      guard !isTerminal else { return [] }
-      requested += demand
-      guard let deliveringFor else { return subscriptions.compactMap { $0 } }
-      requestedWhileDelivering += demand
-      return subscriptions.indices.compactMap { $0 == deliveringFor ? nil : subscriptions[$0] }
+    let targets = withLock { state -> [any Subscription] in
+      guard !state.isTerminal else { return [] }
+      state.requested += demand
+      guard let deliveringFor = state.deliveringFor else { return state.running(except: nil) }
+      state.requestedWhileDelivering += demand
+      return state.running(except: deliveringFor)
     }
     for target in targets { target.request(demand) }
   }
 
   /// Cancels every upstream. The downstream is kept, as in Combine.
   func cancel() {
-    for subscription in takeSubscriptions() { subscription.cancel() }
-  }
-
-  /// Ends the subscription and takes every upstream subscription out, for cancelling
-  /// after unlocking.
-  private func takeSubscriptions() -> [any Subscription] {
-    lock.withLock {
-      isTerminal = true
-      defer { subscriptions = subscriptions.map { _ in nil } }
-      return subscriptions.compactMap { $0 }
+    let upstreams = withLock { state in
+      state.isTerminal = true
+      return state.takeSubscriptions()
     }
+    for subscription in upstreams { subscription.cancel() }
   }
 
   // MARK: Upstream events
 
   /// Accepts side `index`'s first subscription and asks it for the demand so far.
   func sideSubscribed(_ index: Int, _ subscription: any Subscription) {
-    let demand = lock.withLock { () -> Subscribers.Demand? in
-      guard !isTerminal, !subscribed[index] else { return nil }
-      subscribed[index] = true
-      subscriptions[index] = subscription
-      return requested
+    let demand = withLock { state -> Subscribers.Demand? in
+      guard !state.isTerminal, !state.subscribed[index] else { return nil }
+      state.subscribed[index] = true
+      state.subscriptions[index] = subscription
+      return state.requested
     }
     guard let demand else { return subscription.cancel() }
     if demand > 0 { subscription.request(demand) }
@@ -131,37 +87,41 @@ final class ZipSubscription<Downstream: Subscriber, A, B, C, D>: Subscription,
   func sideReceived<Input>(
     _ index: Int, _ value: Input, enqueue: (inout Queues, Input) -> Void
   ) -> Subscribers.Demand {
-    let start = lock.withLock { () -> (Downstream, Downstream.Input)? in
-      guard !isTerminal, !finished[index], let downstream else { return nil }
-      enqueue(&queues, value)
+    let start = withLock { state -> Delivery? in
+      guard !state.isTerminal, !state.finished[index], let downstream = state.downstream else {
+        return nil
+      }
+      enqueue(&state.queues, value)
       // A delivery in progress picks the value up when it loops.
-      guard deliveringFor == nil, let tuple = queues.takeTuple() else { return nil }
-      deliveringFor = index
-      return (downstream, tuple)
+      guard state.deliveringFor == nil, let tuple = state.queues.takeTuple() else { return nil }
+      state.deliveringFor = index
+      return Delivery(downstream: downstream, tuple: tuple)
     }
-    guard let (target, first) = start else { return .none }
-    var tuple: Downstream.Input? = first
+    guard let start else { return .none }
+    var tuple: Downstream.Input? = start.tuple
     var returned = Subscribers.Demand.none
     var owed = Subscribers.Demand.none
     var others: [any Subscription] = []
     while let values = tuple {
-      returned += target.receive(values)
+      returned += start.downstream.receive(values)
       // Looking for another tuple and ending the delivery happen under one lock, so a
       // value queued by another side just after is never stranded.
-      tuple = lock.withLock { () -> Downstream.Input? in
-        if !isTerminal, pendingFailure == nil, let next = queues.takeTuple() { return next }
-        deliveringFor = nil
-        owed = requestedWhileDelivering
-        requestedWhileDelivering = .none
-        guard !isTerminal, returned > 0 else { return nil }
-        requested += returned
+      tuple = withLock { state -> Downstream.Input? in
+        if !state.isTerminal, state.pendingFailure == nil, let next = state.queues.takeTuple() {
+          return next
+        }
+        state.deliveringFor = nil
+        owed = state.requestedWhileDelivering
+        state.requestedWhileDelivering = .none
+        guard !state.isTerminal, returned > 0 else { return nil }
+        state.requested += returned
         owed += returned
-        others = subscriptions.indices.compactMap { $0 == index ? nil : subscriptions[$0] }
+        others = state.running(except: index)
         return nil
       }
     }
     for other in others { other.request(returned) }
-    if let failure = lock.withLock({ pendingFailure.take() }) {
+    if let failure = withLock({ $0.pendingFailure.take() }) {
       fail(failure)
     } else {
       finishIfExhausted()
@@ -172,20 +132,20 @@ final class ZipSubscription<Downstream: Subscriber, A, B, C, D>: Subscription,
   /// Handles side `index`'s completion: a failure ends the zip at once; a finish ends it
   /// once that side has no queued value left to pair.
   func sideCompleted(_ index: Int, _ completion: Subscribers.Completion<Failure>) {
-    let proceed = lock.withLock { () -> Bool in
-      guard !isTerminal, !finished[index] else { return false }
+    let proceed = withLock { state -> Bool in
+      guard !state.isTerminal, !state.finished[index] else { return false }
       switch completion {
       case .finished:
-        finished[index] = true
-        subscriptions[index] = nil
+        state.finished[index] = true
+        state.subscriptions[index] = nil
       case .failure:
         // The downstream is busy: the delivering side sends the failure afterwards.
-        if deliveringFor != nil {
-          if pendingFailure == nil { pendingFailure = completion }
+        if state.deliveringFor != nil {
+          if state.pendingFailure == nil { state.pendingFailure = completion }
           return false
         }
       }
-      return deliveringFor == nil
+      return state.deliveringFor == nil
     }
     guard proceed else { return }
     if case .failure = completion { fail(completion) } else { finishIfExhausted() }
@@ -194,34 +154,94 @@ final class ZipSubscription<Downstream: Subscriber, A, B, C, D>: Subscription,
   /// Sends the failure downstream, then cancels every upstream, the failed one
   /// included, as Combine does.
   private func fail(_ failure: Subscribers.Completion<Failure>) {
-    let taken = lock.withLock { () -> (Downstream, [any Subscription])? in
-      guard !isTerminal, let downstream else { return nil }
-      isTerminal = true
-      defer { subscriptions = subscriptions.map { _ in nil } }
-      return (downstream, subscriptions.compactMap { $0 })
+    let ending = withLock { state -> Ending? in
+      guard !state.isTerminal, let downstream = state.downstream else { return nil }
+      state.isTerminal = true
+      return Ending(downstream: downstream, upstreams: state.takeSubscriptions())
     }
-    guard let (target, upstreams) = taken else { return }
-    target.receive(completion: failure)
-    for upstream in upstreams { upstream.cancel() }
+    guard let ending else { return }
+    ending.downstream.receive(completion: failure)
+    for upstream in ending.upstreams { upstream.cancel() }
   }
 
   /// Finishes downstream, and cancels the upstreams still running, once a finished side
   /// has nothing queued: no further tuple is possible.
   private func finishIfExhausted() {
-    let taken = lock.withLock { () -> (Downstream, [any Subscription])? in
-      guard !isTerminal, deliveringFor == nil,
-        finished.indices.contains(where: { finished[$0] && queues.isEmpty($0) })
+    let ending = withLock { state -> Ending? in
+      guard !state.isTerminal, state.deliveringFor == nil,
+        state.finished.indices.contains(where: { state.finished[$0] && state.queues.isEmpty($0) })
       else { return nil }
-      isTerminal = true
-      defer {
-        subscriptions = subscriptions.map { _ in nil }
-        downstream = nil
-      }
-      return downstream.map { ($0, subscriptions.compactMap { $0 }) }
+      state.isTerminal = true
+      let upstreams = state.takeSubscriptions()
+      // Let go of the subscriber, so that one holding its subscription forms no cycle.
+      return state.downstream.take().map { Ending(downstream: $0, upstreams: upstreams) }
     }
-    guard let (target, upstreams) = taken else { return }
-    target.receive(completion: .finished)
-    for upstream in upstreams { upstream.cancel() }
+    guard let ending else { return }
+    ending.downstream.receive(completion: .finished)
+    for upstream in ending.upstreams { upstream.cancel() }
+  }
+
+  /// A tuple to deliver, with the subscriber to deliver it to, taken out of the lock.
+  private struct Delivery {
+    /// The subscriber.
+    let downstream: Downstream
+    /// The first tuple.
+    let tuple: Downstream.Input
+  }
+
+  /// The end of the zip, carried out after unlocking: the completion goes to
+  /// `downstream`, then every upstream still running is cancelled.
+  private struct Ending {
+    /// The subscriber to complete.
+    let downstream: Downstream
+    /// The upstream subscriptions to cancel.
+    let upstreams: [any Subscription]
+  }
+}
+
+/// What a ``ZipSubscription``'s lock guards.
+struct ZipState<Downstream: Subscriber, Queues> {
+  /// The subscriber; `nil` once the zip has finished.
+  var downstream: Downstream?
+  /// Each upstream's subscription, while it is running.
+  var subscriptions: [(any Subscription)?]
+  /// Whether each upstream has sent its subscription (a second one is cancelled).
+  var subscribed: [Bool]
+  /// Whether each upstream has finished.
+  var finished: [Bool]
+  /// The values each upstream sent that are not yet part of a delivered tuple.
+  var queues: Queues
+  /// All demand requested downstream, handed to an upstream that subscribes late.
+  var requested = Subscribers.Demand.none
+  /// Completed, failed or cancelled: nothing more passes.
+  var isTerminal = false
+  /// The upstream whose value completed the tuple being delivered, if one is; the
+  /// delivery is serialized through it so the downstream is never called concurrently.
+  var deliveringFor: Int?
+  /// Demand requested while delivering: already forwarded to the other upstreams, and
+  /// owed to `deliveringFor` as its return value.
+  var requestedWhileDelivering = Subscribers.Demand.none
+  /// A failure that arrived while delivering, sent once the delivery returns.
+  var pendingFailure: Subscribers.Completion<Downstream.Failure>?
+
+  /// The state of a zip of `sides` upstreams, none subscribed yet.
+  init(sides: Int, downstream: Downstream, queues: Queues) {
+    self.downstream = downstream
+    self.queues = queues
+    subscriptions = Array(repeating: nil, count: sides)
+    subscribed = Array(repeating: false, count: sides)
+    finished = Array(repeating: false, count: sides)
+  }
+
+  /// The running upstream subscriptions, but for side `excluded`.
+  func running(except excluded: Int?) -> [any Subscription] {
+    subscriptions.indices.compactMap { $0 == excluded ? nil : subscriptions[$0] }
+  }
+
+  /// Takes every upstream subscription out, for cancelling after unlocking.
+  mutating func takeSubscriptions() -> [any Subscription] {
+    defer { subscriptions = subscriptions.map { _ in nil } }
+    return subscriptions.compactMap { $0 }
   }
 }
 

@@ -81,7 +81,7 @@ where Downstream.Failure == Never {
   /// The subscription's state behind its lock.
   private let state: LockedBox<State>
   private let schedule: (@escaping () -> Void) -> Void
-  private let buffer: DemandBuffer<Downstream>
+  private let buffer: DemandBuffer<Downstream, Void>
 
   init(
     downstream: Downstream, expression: @escaping () -> Output,

@@ -82,7 +82,7 @@ private final class CreateSubscription<Downstream: Subscriber>: Subscription,
   typealias Output = Downstream.Input
   typealias Failure = Downstream.Failure
 
-  private let buffer: DemandBuffer<Downstream>
+  private let buffer: DemandBuffer<Downstream, Void>
   /// What ending the stream needs; guarded by its box's lock.
   private struct State {
     /// The factory's cleanup, until it runs.

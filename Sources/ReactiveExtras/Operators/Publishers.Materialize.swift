@@ -58,7 +58,7 @@ where Downstream.Input == Event<Upstream.Output, Upstream.Failure>, Downstream.F
 
   /// The operator's state behind its lock.
   private let state = LockedBox(State())
-  private let buffer: DemandBuffer<Downstream>
+  private let buffer: DemandBuffer<Downstream, Void>
 
   init(downstream: Downstream) { buffer = DemandBuffer(downstream) }
 

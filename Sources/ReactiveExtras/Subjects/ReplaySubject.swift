@@ -152,7 +152,7 @@ final class ReplaySubscription<Downstream: Subscriber>: ReplayConnection<
   typealias Failure = Downstream.Failure
 
   @usableFromInline
-  let buffer: DemandBuffer<Downstream>
+  let buffer: DemandBuffer<Downstream, Void>
   /// The subject, until cancel, behind its lock.
   @usableFromInline
   let parent: LockedBox<ParentLink>

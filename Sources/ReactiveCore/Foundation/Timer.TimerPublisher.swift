@@ -53,10 +53,8 @@ extension Timer {
 
     /// Fans ticks out to subscribers, each with its own demand.
     private let subject = PassthroughSubject<Date, Never>()
-    /// The lock that guards `running`.
-    private let lock = Lock()
-    @exclusivity(unchecked)
-    private var running: Connection?
+    /// The running timer, if any, behind its lock.
+    private let running = LockedBox<Connection?>(nil)
 
     /// Creates a publisher that emits the current date every `interval` once connected.
     ///
@@ -89,13 +87,15 @@ extension Timer {
     ///
     /// - Returns: A cancellable that stops the timer, also once the publisher is gone.
     public func connect() -> any Cancellable {
-      let (connection, started) = lock.withLock { () -> (Connection, Bool) in
-        if let running { return (running, false) }
+      var started: Connection?
+      let connection = running.withLock { running -> Connection in
+        if let running { return running }
         let connection = Connection(interval: interval, tolerance: tolerance, subject: subject)
         running = connection
-        return (connection, true)
+        started = connection
+        return connection
       }
-      if started { runLoop.add(connection.timer, forMode: mode) }
+      if let started { runLoop.add(started.timer, forMode: mode) }
       return AnyCancellable { [weak self] in
         self?.forget(connection)
         connection.stop()
@@ -103,7 +103,7 @@ extension Timer {
     }
 
     private func forget(_ connection: Connection) {
-      lock.withLock { if running === connection { running = nil } }
+      running.withLock { if $0 === connection { $0 = nil } }
     }
 
     /// A running timer and the tick it sends; stopping it invalidates the timer and

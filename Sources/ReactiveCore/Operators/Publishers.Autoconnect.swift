@@ -33,10 +33,8 @@ extension Publishers {
       case connected(refcount: Int, connection: any Cancellable)
     }
 
-    /// The lock that guards `state`.
-    private let lock = Lock()
-    @exclusivity(unchecked)
-    private var state = State.disconnected
+    /// The connection state, behind its lock.
+    private let state = LockedBox(State.disconnected)
 
     /// Creates a publisher that automatically connects to an upstream connectable
     /// publisher.
@@ -51,35 +49,29 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
       let inner = AutoconnectSubscriber(parent: self, downstream: subscriber)
-      lock.lock()
-      switch state {
-      case .connected(let refcount, let connection):
+      let joined = state.withLock { state -> Bool in
+        guard case .connected(let refcount, let connection) = state else { return false }
         state = .connected(refcount: refcount + 1, connection: connection)
-        lock.unlock()
-        upstream.subscribe(inner)
-      case .disconnected:
-        lock.unlock()
-        upstream.subscribe(inner)
-        let connection = upstream.connect()
-        lock.withLock { state = .connected(refcount: 1, connection: connection) }
+        return true
       }
+      upstream.subscribe(inner)
+      guard !joined else { return }
+      let connection = upstream.connect()
+      state.withLock { $0 = .connected(refcount: 1, connection: connection) }
     }
 
     /// A subscriber cancelled: the last one disconnects the upstream.
     fileprivate func willCancel() {
-      lock.lock()
-      guard case .connected(let refcount, let connection) = state else {
-        lock.unlock()
-        return
-      }
-      if refcount <= 1 {
+      let disconnected = state.withLock { state -> (any Cancellable)? in
+        guard case .connected(let refcount, let connection) = state else { return nil }
+        guard refcount <= 1 else {
+          state = .connected(refcount: refcount - 1, connection: connection)
+          return nil
+        }
         state = .disconnected
-        lock.unlock()
-        connection.cancel()
-      } else {
-        state = .connected(refcount: refcount - 1, connection: connection)
-        lock.unlock()
+        return connection
       }
+      disconnected?.cancel()
     }
   }
 }

@@ -9,15 +9,17 @@ extension Subscribers {
     /// The kind of errors this subscriber might receive.
     public typealias Failure = Never
 
-    /// The lock that guards `status` and `storedObject`.
-    private let lock = Lock()
-    @exclusivity(unchecked)
-    private var status = SubscriptionStatus.awaitingSubscription
-    @exclusivity(unchecked)
-    private var storedObject: Root?
+    /// Where the subscriber stands with its subscription, and the object until it ends.
+    private struct State {
+      var status = SubscriptionStatus.awaitingSubscription
+      var object: Root?
+    }
+
+    /// The state, behind its lock (a public class cannot inherit the internal `Guarded`).
+    private let state: LockedBox<State>
 
     /// The object that contains the property to assign; `nil` once the subscriber ended.
-    public var object: Root? { lock.withLock { storedObject } }
+    public var object: Root? { state.withLock { $0.object } }
 
     /// The key path that indicates the property to assign.
     public let keyPath: ReferenceWritableKeyPath<Root, Input>
@@ -28,15 +30,15 @@ extension Subscribers {
     ///   - object: The object that contains the property.
     ///   - keyPath: A key path that indicates the property to assign.
     public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
-      storedObject = object
+      state = LockedBox(State(object: object))
       self.keyPath = keyPath
     }
 
     /// Takes the subscription and requests unlimited values; a second one is cancelled.
     public func receive(subscription: any Subscription) {
-      let accepted = lock.withLock { () -> Bool in
-        guard case .awaitingSubscription = status else { return false }
-        status = .subscribed(subscription)
+      let accepted = state.withLock { state -> Bool in
+        guard case .awaitingSubscription = state.status else { return false }
+        state.status = .subscribed(subscription)
         return true
       }
       if accepted {
@@ -48,9 +50,9 @@ extension Subscribers {
 
     /// Assigns the value to the property.
     public func receive(_ value: Input) -> Subscribers.Demand {
-      let target = lock.withLock { () -> Root? in
-        guard case .subscribed = status else { return nil }
-        return storedObject
+      let target = state.withLock { state -> Root? in
+        guard case .subscribed = state.status else { return nil }
+        return state.object
       }
       target?[keyPath: keyPath] = value
       return .none
@@ -58,25 +60,22 @@ extension Subscribers {
 
     /// Releases the object.
     public func receive(completion: Subscribers.Completion<Never>) {
-      let released = lock.withLock { () -> Root? in
-        guard case .subscribed = status else { return nil }
-        status = .terminal
-        defer { storedObject = nil }
-        return storedObject
+      let ended = state.withLock { state -> State? in
+        guard case .subscribed = state.status else { return nil }
+        defer { state = State(status: .terminal) }
+        return state
       }
-      _ = released
+      // Dropped after unlocking: the object's deinit may run any code.
+      withExtendedLifetime(ended) {}
     }
 
     /// Cancels the subscription and releases the object.
     public func cancel() {
-      let taken = lock.withLock { () -> ((any Subscription)?, Root?) in
-        defer {
-          status = .terminal
-          storedObject = nil
-        }
-        return (status.subscription, storedObject)
+      let ended = state.withLock { state -> State in
+        defer { state = State(status: .terminal) }
+        return state
       }
-      taken.0?.cancel()
+      ended.status.subscription?.cancel()
     }
 
     /// `"Assign \(Root.self)."`, as in Combine.
@@ -85,9 +84,10 @@ extension Subscribers {
     /// A mirror showing the object, the key path and the subscription status, as
     /// Combine's.
     public var customMirror: Mirror {
-      let (object, status) = lock.withLock { (storedObject, self.status) }
+      let current = state.withLock { $0 }
       return Mirror(
-        self, children: ["object": object as Any, "keyPath": keyPath, "status": status])
+        self,
+        children: ["object": current.object as Any, "keyPath": keyPath, "status": current.status])
     }
 
     /// The same as ``description``.

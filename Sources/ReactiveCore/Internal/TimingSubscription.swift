@@ -1,43 +1,17 @@
-/// Where a timing operator's subscription stands with its upstream.
-///
-/// ``SubscriptionStatus`` with one more state: Combine's `receive(on:)`, `delay` and
-/// `throttle` keep the upstream subscription while a completion waits on the scheduler,
-/// so that a value delivered ahead of it can still ask the upstream for more (in
-/// `receive(on:)` and `delay`, the subscriber's requests and cancellation no longer reach
-/// it then).
-enum TimingStatus {
-  /// No subscription has arrived yet.
-  case awaitingSubscription
-  /// Subscribed; holds the upstream subscription.
-  case subscribed(any Subscription)
-  /// The upstream completed and the completion waits on the scheduler; holds the
-  /// upstream subscription.
-  case pendingTerminal(any Subscription)
-  /// Completed or cancelled: nothing more passes.
-  case terminal
-
-  /// The upstream subscription, while subscribed or while the completion is pending.
-  var subscription: (any Subscription)? {
-    switch self {
-    case .subscribed(let subscription), .pendingTerminal(let subscription): subscription
-    case .awaitingSubscription, .terminal: nil
-    }
-  }
-}
-
 /// The skeleton shared by the subscriptions of the operators that deliver on a scheduler:
 /// `receive(on:)`, `subscribe(on:)`, `delay`, `timeout`, `debounce`, `throttle`,
 /// `measureInterval` and `collect(byTime:)`. (`subscribe(on:)` and `measureInterval`
 /// pass events straight through, and `collect(byTime:)` drains on one thread at a time:
 /// those three call their subscriber without ``deliveryLock``, as Combine's do.)
 ///
-/// An operator with state of its own keeps it in a state machine under ``lock``
-/// (`DebounceStateMachine`, `ThrottleStateMachine`, `TimeoutStateMachine`,
-/// `CollectByTimeStateMachine` in `Internal/Timing/`): a value type fed events under the
-/// lock, returning a named action that the subscription carries out once it has
-/// unlocked.
+/// Everything that changes is one ``TimingState`` behind the ``Guarded`` lock: the
+/// status, the subscriber and `Machine`, the operator's own state (`DebounceStateMachine`,
+/// `ThrottleStateMachine`, `TimeoutStateMachine`, `CollectByTimeStateMachine` in
+/// `Internal/Timing/`, the last event's time for `measureInterval`, ``NoTimingMachine``
+/// for the rest): a value type fed events under the lock, returning a named action that
+/// the subscription carries out once it has unlocked.
 ///
-/// It holds the status and the subscriber under ``lock``, and serializes every call into
+/// It serializes every call into
 /// the subscriber with ``deliveryLock``: a scheduler may run two deliveries at once (a
 /// concurrent queue, or a virtual clock advanced from two threads), and Combine's
 /// operators keep them from overlapping in the same way. That lock is recursive, so a
@@ -52,18 +26,17 @@ enum TimingStatus {
 /// it has run. `throttle` lets go of the subscriber once it is done; `debounce` does so
 /// once it has delivered its completion (OpenCombine's keeps it, but no test against
 /// Combine shows which, and Ripple's leak tests expect it gone).
-class TimingSubscription<Downstream: Subscriber>: @unchecked Sendable {
-  /// The lock that guards ``status``, ``downstream`` and the subclass's own state.
-  final let lock = Lock()
-  /// Held while calling into ``downstream``, so that deliveries never overlap.
+class TimingSubscription<Downstream: Subscriber, Machine>:
+  Guarded<TimingState<Downstream, Machine>>, @unchecked Sendable
+{
+  /// Held while calling into the subscriber, so that deliveries never overlap.
   final let deliveryLock = RecursiveLock()
-  @exclusivity(unchecked)
-  final var status = TimingStatus.awaitingSubscription
-  /// The subscriber; `nil` once an operator that lets go of it is done.
-  @exclusivity(unchecked)
-  final var downstream: Downstream?
 
-  init(downstream: Downstream) { self.downstream = downstream }
+  /// Creates the subscription for `downstream`, with the operator's machine in its
+  /// starting state.
+  init(downstream: Downstream, machine: Machine) {
+    super.init(state: TimingState(downstream: downstream, machine: machine))
+  }
 
   // MARK: Upstream
 
@@ -73,12 +46,12 @@ class TimingSubscription<Downstream: Subscriber>: @unchecked Sendable {
   /// - Returns: Whether `subscription` is now the upstream.
   final func adopt(_ subscription: any Subscription) -> Bool {
     lock.lock()
-    guard case .awaitingSubscription = status else {
+    guard case .awaitingSubscription = state.status else {
       lock.unlock()
       subscription.cancel()
       return false
     }
-    status = .subscribed(subscription)
+    state.status = .subscribed(subscription)
     lock.unlock()
     return true
   }
@@ -87,7 +60,7 @@ class TimingSubscription<Downstream: Subscriber>: @unchecked Sendable {
   /// subscription was cancelled.
   final func requestUpstream(_ demand: Subscribers.Demand) {
     lock.lock()
-    guard case .subscribed(let upstream) = status else {
+    guard case .subscribed(let upstream) = state.status else {
       lock.unlock()
       return
     }
@@ -100,25 +73,26 @@ class TimingSubscription<Downstream: Subscriber>: @unchecked Sendable {
   /// Cancelling before the upstream subscription arrives, or after the upstream
   /// completed, changes nothing: the subscription still takes the upstream when it comes,
   /// and a pending completion is still delivered, as in Combine.
-  final func endSubscribed() -> (any Subscription)? { endSubscribed { nil } }
+  final func endSubscribed() -> (any Subscription)? { endSubscribed { _ in nil } }
 
   /// Ends the subscription, if it was subscribed, and lets the operator end its own
   /// state in the same critical section.
   ///
-  /// - Parameter endState: Run under ``lock`` once the status is terminal; returns the
-  ///   operator's timer, if any, which is cancelled once the lock is released.
+  /// - Parameter endState: Run on the machine under ``lock`` once the status is
+  ///   terminal; returns the operator's timer, if any, which is cancelled once the lock
+  ///   is released.
   /// - Returns: The upstream to cancel, if it was subscribed; `endState` did not run
   ///   otherwise.
   final func endSubscribed(
-    ending endState: () -> (any Cancellable)?
+    ending endState: (inout Machine) -> (any Cancellable)?
   ) -> (any Subscription)? {
     lock.lock()
-    guard case .subscribed(let upstream) = status else {
+    guard case .subscribed(let upstream) = state.status else {
       lock.unlock()
       return nil
     }
-    status = .terminal
-    let stopped = endState()
+    state.status = .terminal
+    let stopped = endState(&state.machine)
     lock.unlock()
     stopped?.cancel()
     return upstream
@@ -129,30 +103,38 @@ class TimingSubscription<Downstream: Subscriber>: @unchecked Sendable {
   final var isSubscribed: Bool {
     lock.lock()
     defer { lock.unlock() }
-    if case .subscribed = status { return true }
-    return false
+    return state.status.isSubscribed
   }
 
-  /// Runs `event` under ``lock`` if the subscription is subscribed, handing it the
-  /// upstream subscription: the way a state machine's event goes in.
+  /// Runs `event` on the machine under ``lock`` if the subscription is subscribed,
+  /// handing it the upstream subscription: the way a state machine's event goes in.
   ///
   /// - Returns: What `event` returned (an action for the caller to carry out once the
   ///   lock is released), or `nil` if not subscribed: `event` did not run.
-  final func ifSubscribed<Action>(_ event: (any Subscription) -> Action) -> Action? {
+  final func ifSubscribed<Action>(
+    _ event: (inout Machine, any Subscription) -> Action
+  ) -> Action? {
     lock.lock()
     defer { lock.unlock() }
-    guard case .subscribed(let upstream) = status else { return nil }
-    return event(upstream)
+    guard case .subscribed(let upstream) = state.status else { return nil }
+    return event(&state.machine, upstream)
   }
 
-  /// Ends the subscription and lets go of the subscriber; the caller holds ``lock``.
+  /// Marks the upstream completed, if subscribed, keeping its subscription while the
+  /// completion waits on the scheduler, and runs `event` on the machine in the same
+  /// critical section.
   ///
-  /// - Returns: The subscriber, for the caller to release once it has unlocked: its
-  ///   `deinit` may run any code.
-  final func endLocked() -> Downstream? {
-    status = .terminal
-    defer { downstream = nil }
-    return downstream
+  /// From here on the subscription is no longer subscribed: a second completion, and in
+  /// `receive(on:)` and `delay` the subscriber's requests and cancellation, find nothing
+  /// to act on.
+  ///
+  /// - Returns: What `event` returned, or `nil` if not subscribed: `event` did not run.
+  final func holdCompletion<Action>(_ event: (inout Machine) -> Action) -> Action? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard case .subscribed(let upstream) = state.status else { return nil }
+    state.status = .pendingTerminal(upstream)
+    return event(&state.machine)
   }
 
   // MARK: Downstream
@@ -161,15 +143,15 @@ class TimingSubscription<Downstream: Subscriber>: @unchecked Sendable {
   final var currentDownstream: Downstream? {
     lock.lock()
     defer { lock.unlock() }
-    return downstream
+    return state.downstream
   }
 
   /// The subscriber, while subscribed: an event passing straight through goes to it.
   final var subscribedDownstream: Downstream? {
     lock.lock()
     defer { lock.unlock() }
-    guard case .subscribed = status else { return nil }
-    return downstream
+    guard state.status.isSubscribed else { return nil }
+    return state.downstream
   }
 
   /// Hands `subscription` (the operator's own) to the subscriber.
@@ -204,12 +186,7 @@ class TimingSubscription<Downstream: Subscriber>: @unchecked Sendable {
   final func relay(
     _ value: Downstream.Input, through schedule: (@escaping () -> Void) -> Void
   ) -> Subscribers.Demand {
-    lock.lock()
-    guard case .subscribed = status else {
-      lock.unlock()
-      return .none
-    }
-    lock.unlock()
+    guard isSubscribed else { return .none }
     schedule { self.deliverRelayed(value) }
     return .none
   }
@@ -219,7 +196,7 @@ class TimingSubscription<Downstream: Subscriber>: @unchecked Sendable {
   /// completed meanwhile (Combine does).
   private func deliverRelayed(_ value: Downstream.Input) {
     lock.lock()
-    guard status.subscription != nil, let target = downstream else {
+    guard state.status.subscription != nil, let target = state.downstream else {
       lock.unlock()
       return
     }
@@ -227,7 +204,7 @@ class TimingSubscription<Downstream: Subscriber>: @unchecked Sendable {
     let demand = deliver(value, to: target)
     guard demand != .none else { return }
     lock.lock()
-    let upstream = status.subscription
+    let upstream = state.status.subscription
     lock.unlock()
     upstream?.request(demand)
   }
@@ -241,24 +218,18 @@ class TimingSubscription<Downstream: Subscriber>: @unchecked Sendable {
     _ completion: Subscribers.Completion<Downstream.Failure>,
     through schedule: (@escaping () -> Void) -> Void
   ) {
-    lock.lock()
-    guard case .subscribed(let upstream) = status else {
-      lock.unlock()
-      return
-    }
-    status = .pendingTerminal(upstream)
-    lock.unlock()
+    guard holdCompletion({ _ in }) != nil else { return }
     schedule { self.deliverRelayed(completion) }
   }
 
   /// Delivers a completion relayed earlier.
   private func deliverRelayed(_ completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
-    guard case .pendingTerminal = status, let target = downstream else {
+    guard case .pendingTerminal = state.status, let target = state.downstream else {
       lock.unlock()
       return
     }
-    status = .terminal
+    state.status = .terminal
     lock.unlock()
     deliver(completion, to: target)
   }

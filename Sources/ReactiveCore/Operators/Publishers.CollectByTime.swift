@@ -97,7 +97,7 @@ extension Publishers {
 
 /// Gathers elements into the current group, closes groups on the timer or at the count,
 /// and drains closed groups to the subscriber as demand allows; the groups live in a
-/// ``CollectByTimeStateMachine`` guarded by ``TimingSubscription/lock``.
+/// ``CollectByTimeStateMachine``, the machine of its ``TimingState``.
 ///
 /// Only one thread drains at a time; a thread that finds a drain running leaves its work
 /// to it, and the drainer re-reads the state after every delivery, so deliveries never
@@ -105,16 +105,13 @@ extension Publishers {
 /// straight to the subscriber, not through ``TimingSubscription/deliveryLock``.
 final class CollectByTimeSubscription<
   Upstream: Publisher, Context: Scheduler, Downstream: Subscriber
->: TimingSubscription<Downstream>, Subscriber, Subscription, CustomStringConvertible,
+>: TimingSubscription<Downstream, CollectByTimeStateMachine<Upstream.Output, Upstream.Failure>>,
+  Subscriber, Subscription, CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure {
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
-  /// The groups, the timer, the demand and the drain; guarded by
-  /// ``TimingSubscription/lock``.
-  @exclusivity(unchecked)
-  private var machine: CollectByTimeStateMachine<Input, Failure>
   private let scheduler: Context
   private let stride: Context.SchedulerTimeType.Stride
   private let options: Context.SchedulerOptions?
@@ -122,17 +119,16 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
   private let requestsUnlimited: Bool
 
   init(_ publisher: Publishers.CollectByTime<Upstream, Context>, downstream: Downstream) {
+    let maxCount: Int?
     switch publisher.strategy {
     case .byTime(let scheduler, let stride):
-      (self.scheduler, self.stride) = (scheduler, stride)
-      machine = CollectByTimeStateMachine(maxCount: nil)
+      (self.scheduler, self.stride, maxCount) = (scheduler, stride, nil)
     case .byTimeOrCount(let scheduler, let stride, let count):
-      (self.scheduler, self.stride) = (scheduler, stride)
-      machine = CollectByTimeStateMachine(maxCount: count)
+      (self.scheduler, self.stride, maxCount) = (scheduler, stride, count)
     }
     options = publisher.options
-    requestsUnlimited = machine.maxCount == nil
-    super.init(downstream: downstream)
+    requestsUnlimited = maxCount == nil
+    super.init(downstream: downstream, machine: CollectByTimeStateMachine(maxCount: maxCount))
   }
 
   func receive(subscription: any Subscription) {
@@ -142,7 +138,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
       tolerance: scheduler.minimumTolerance, options: options
     ) { [weak self] in self?.tick() }
     lock.lock()
-    let unwanted = machine.timerScheduled(newTimer)
+    let unwanted = state.machine.timerScheduled(newTimer)
     lock.unlock()
     unwanted?.cancel()
     deliver(subscription: self)
@@ -150,7 +146,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    switch ifSubscribed({ _ in machine.valueArrived(input) }) {
+    switch ifSubscribed({ machine, _ in machine.valueArrived(input) }) {
     case .drain: drain()
     case .wait, nil: break
     }
@@ -159,7 +155,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
 
   /// Closes the current group when the timer fires.
   private func tick() {
-    switch ifSubscribed({ _ in machine.timerFired() }) {
+    switch ifSubscribed({ machine, _ in machine.timerFired() }) {
     case .drain: drain()
     case .wait, nil: break
     }
@@ -167,7 +163,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
 
   /// Stops the timer, closes or discards the groups, and drains them and the completion.
   func receive(completion: Subscribers.Completion<Failure>) {
-    guard endSubscribed(ending: { machine.completionArrived(completion) }) != nil else { return }
+    guard endSubscribed(ending: { $0.completionArrived(completion) }) != nil else { return }
     drain()
   }
 
@@ -175,18 +171,18 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
   /// left.
   private func drain() {
     lock.lock()
-    let claimed = machine.startDraining()
+    let claimed = state.machine.startDraining()
     lock.unlock()
     guard claimed else { return }
     while true {
       lock.lock()
-      guard let target = downstream else {
-        machine.stopDraining()
+      guard let target = state.downstream else {
+        state.machine.stopDraining()
         lock.unlock()
         return
       }
-      let step = machine.nextStep()
-      if case .completion = step { downstream = nil }
+      let step = state.machine.nextStep()
+      if case .completion = step { state.downstream = nil }
       lock.unlock()
       switch step {
       case .group(let group):
@@ -203,12 +199,12 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
   /// Adds downstream demand and asks the upstream for what it stands for.
   private func add(_ more: Subscribers.Demand) {
     lock.lock()
-    guard downstream != nil else {
+    guard state.downstream != nil else {
       lock.unlock()
       return
     }
-    let upstreamDemand = machine.demandAdded(more)
-    let upstream = status.subscription
+    let upstreamDemand = state.machine.demandAdded(more)
+    let upstream = state.status.subscription
     lock.unlock()
     if let upstreamDemand, let upstream { upstream.request(upstreamDemand) }
   }
@@ -220,9 +216,9 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
 
   func cancel() {
     lock.lock()
-    let upstream = status.subscription
-    let subscriber = endLocked()
-    let stopped = machine.cancelled()
+    let upstream = state.status.subscription
+    let subscriber = state.end()
+    let stopped = state.machine.cancelled()
     lock.unlock()
     // Released here, not under the lock: a subscriber's `deinit` may run any code.
     withExtendedLifetime(subscriber) {}

@@ -79,7 +79,7 @@ extension Publishers {
 }
 
 /// Holds the latest value and the timer that will publish it, in a
-/// ``DebounceStateMachine`` guarded by ``TimingSubscription/lock``.
+/// ``DebounceStateMachine``, the machine of its ``TimingState``.
 ///
 /// The timer is scheduled as repeating work so that it can be cancelled, as Combine does:
 /// a newer value, the completion and `cancel()` each cancel it, and so does its own
@@ -87,15 +87,13 @@ extension Publishers {
 /// lives while a value is due (see ``TimingSubscription``). Each timer carries its
 /// generation, so that a replaced one firing on another thread publishes nothing.
 final class DebounceSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
-  TimingSubscription<Downstream>, Subscriber, Subscription, CustomStringConvertible,
+  TimingSubscription<Downstream, DebounceStateMachine<Upstream.Output>>, Subscriber, Subscription,
+  CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
-  /// The latest value, its timer and the demand; guarded by ``TimingSubscription/lock``.
-  @exclusivity(unchecked)
-  private var machine = DebounceStateMachine<Input>()
   private let dueTime: Context.SchedulerTimeType.Stride
   private let scheduler: Context
   private let options: Context.SchedulerOptions?
@@ -104,7 +102,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     dueTime = publisher.dueTime
     scheduler = publisher.scheduler
     options = publisher.options
-    super.init(downstream: downstream)
+    super.init(downstream: downstream, machine: DebounceStateMachine())
   }
 
   func receive(subscription: any Subscription) {
@@ -119,7 +117,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// subscription or the timer's own firing (at once, on ``ImmediateScheduler``) may come
   /// meanwhile; the new timer is then cancelled at once.
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard let action = ifSubscribed({ _ in machine.valueArrived(input) }) else { return .none }
+    guard let action = ifSubscribed({ machine, _ in machine.valueArrived(input) }) else {
+      return .none
+    }
     switch action {
     case .startTimer(let generation, let replaced):
       // Released here, not under the lock: a value's `deinit` may run any code.
@@ -129,7 +129,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         tolerance: scheduler.minimumTolerance, options: options
       ) { self.due(generation) }
       lock.lock()
-      let stored = machine.timerScheduled(newTimer, generation: generation)
+      let stored = state.machine.timerScheduled(newTimer, generation: generation)
       lock.unlock()
       stored.run()
     }
@@ -140,11 +140,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// subscriber has demand; drops it otherwise.
   private func due(_ firing: Int) {
     lock.lock()
-    guard case .subscribed = status, let target = downstream else {
+    guard state.status.isSubscribed, let target = state.downstream else {
       lock.unlock()
       return
     }
-    let action = machine.timerFired(generation: firing)
+    let action = state.machine.timerFired(generation: firing)
     lock.unlock()
     switch action {
     case .ignore:
@@ -156,14 +156,14 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
       let more = deliver(value, to: target)
       guard more != .none else { return }
       lock.lock()
-      machine.demandAdded(more)
+      state.machine.demandAdded(more)
       lock.unlock()
     }
   }
 
   /// Drops the value waiting, if any, and schedules the completion.
   func receive(completion: Subscribers.Completion<Failure>) {
-    guard endSubscribed(ending: { machine.cancelled() }) != nil else { return }
+    guard endSubscribed(ending: { $0.cancelled() }) != nil else { return }
     // Combine schedules the completion without the operator's options, and delivers it
     // even if the subscriber cancels meanwhile.
     scheduler.schedule(options: nil) { self.finishScheduled(completion) }
@@ -172,26 +172,26 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// Delivers the completion, then lets go of the subscriber.
   private func finishScheduled(_ completion: Subscribers.Completion<Failure>) {
     lock.lock()
-    let target = downstream
-    downstream = nil
+    let target = state.downstream
+    state.downstream = nil
     lock.unlock()
     if let target { deliver(completion, to: target) }
   }
 
   func request(_ additional: Subscribers.Demand) {
-    _ = ifSubscribed { _ in machine.demandAdded(additional) }
+    _ = ifSubscribed { machine, _ in machine.demandAdded(additional) }
   }
 
-  func cancel() { endSubscribed { machine.cancelled() }?.cancel() }
+  func cancel() { endSubscribed { $0.cancelled() }?.cancel() }
 
   var description: String { "Debounce" }
 
   var customMirror: Mirror {
     lock.lock()
     let children: KeyValuePairs<String, Any> = [
-      "downstream": downstream.map { $0 as Any } ?? downstream as Any,
-      "downstreamDemand": machine.demand,
-      "currentValue": machine.latest as Any,
+      "downstream": state.downstream.map { $0 as Any } ?? state.downstream as Any,
+      "downstreamDemand": state.machine.demand,
+      "currentValue": state.machine.latest as Any,
     ]
     lock.unlock()
     return Mirror(self, children: children)

@@ -88,7 +88,7 @@ extension Publishers {
 /// ``TimingSubscription``). Like Combine's, it does not describe itself: no custom
 /// description, mirror or playground description.
 final class DelaySubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
-  TimingSubscription<Downstream>, Subscriber, Subscription, @unchecked Sendable
+  TimingSubscription<Downstream, NoTimingMachine>, Subscriber, Subscription, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
@@ -103,7 +103,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     tolerance = publisher.tolerance
     scheduler = publisher.scheduler
     options = publisher.options
-    super.init(downstream: downstream)
+    super.init(downstream: downstream, machine: NoTimingMachine())
   }
 
   /// Schedules `work` for `interval` from now.

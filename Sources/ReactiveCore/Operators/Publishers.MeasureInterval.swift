@@ -72,29 +72,28 @@ extension Publishers {
 /// ``TimingSubscription``).
 final class MeasureIntervalSubscription<
   Upstream: Publisher, Context: Scheduler, Downstream: Subscriber
->: TimingSubscription<Downstream>, Subscriber, Subscription, CustomStringConvertible,
+>: TimingSubscription<Downstream, Context.SchedulerTimeType?>, Subscriber, Subscription,
+  CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure == Upstream.Failure {
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
-  /// When the previous event (the subscription, then each value) arrived; guarded by
-  /// ``TimingSubscription/lock``, and `nil` once the subscription ends.
-  @exclusivity(unchecked)
-  private var last: Context.SchedulerTimeType?
   private let scheduler: Context
 
+  /// Starts with no previous event; the machine is the time the previous event (the
+  /// subscription, then each value) arrived, and `nil` once the subscription ends.
   init(downstream: Downstream, scheduler: Context) {
     self.scheduler = scheduler
-    super.init(downstream: downstream)
+    super.init(downstream: downstream, machine: nil)
   }
 
   func receive(subscription: any Subscription) {
     guard adopt(subscription) else { return }
     let now = scheduler.now
     lock.lock()
-    if case .subscribed = status, last == nil { last = now }
-    let target = downstream
+    if state.status.isSubscribed, state.machine == nil { state.machine = now }
+    let target = state.downstream
     lock.unlock()
     target?.receive(subscription: self)
   }
@@ -103,12 +102,13 @@ where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure =
     guard isSubscribed else { return .none }
     let now = scheduler.now
     lock.lock()
-    guard case .subscribed(let upstream) = status, let previous = last, let target = downstream
+    guard case .subscribed(let upstream) = state.status, let previous = state.machine,
+      let target = state.downstream
     else {
       lock.unlock()
       return .none
     }
-    last = now
+    state.machine = now
     lock.unlock()
     let demand = target.receive(previous.distance(to: now))
     if demand != .none { upstream.request(demand) }
@@ -128,7 +128,7 @@ where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure =
   ///
   /// - Returns: The upstream subscription, if it was subscribed.
   private func stop() -> (any Subscription)? {
-    endSubscribed {
+    endSubscribed { last in
       last = nil
       return nil
     }

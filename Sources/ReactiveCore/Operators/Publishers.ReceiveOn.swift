@@ -69,7 +69,8 @@ extension Publishers {
 /// scheduled before `cancel()` is then dropped, and a completion scheduled before it is
 /// still delivered (see ``TimingSubscription``).
 final class ReceiveOnSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
-  TimingSubscription<Downstream>, Subscriber, Subscription, CustomStringConvertible,
+  TimingSubscription<Downstream, NoTimingMachine>, Subscriber, Subscription,
+  CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   typealias Input = Upstream.Output
@@ -81,7 +82,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
     self.scheduler = scheduler
     self.options = options
-    super.init(downstream: downstream)
+    super.init(downstream: downstream, machine: NoTimingMachine())
   }
 
   func receive(subscription: any Subscription) {

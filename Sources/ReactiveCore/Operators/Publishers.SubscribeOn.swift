@@ -79,7 +79,8 @@ extension Publishers {
 /// it lives (see ``TimingSubscription``).
 final class SubscribeOnSubscription<
   Upstream: Publisher, Context: Scheduler, Downstream: Subscriber
->: TimingSubscription<Downstream>, Subscriber, Subscription, CustomStringConvertible,
+>: TimingSubscription<Downstream, NoTimingMachine>, Subscriber, Subscription,
+  CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   typealias Input = Upstream.Output
@@ -94,7 +95,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
     self.scheduler = scheduler
     self.options = options
-    super.init(downstream: downstream)
+    super.init(downstream: downstream, machine: NoTimingMachine())
   }
 
   func receive(subscription: any Subscription) {
@@ -112,7 +113,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   func request(_ demand: Subscribers.Demand) {
-    guard let upstream = ifSubscribed({ $0 }) else { return }
+    guard let upstream = ifSubscribed({ _, upstream in upstream }) else { return }
     scheduler.schedule(options: options) { self.callUpstream { upstream.request(demand) } }
   }
 

@@ -83,33 +83,31 @@ extension Publishers {
 }
 
 /// Holds at most one scheduled emission (a value, a completion, or a value then the
-/// completion) and the time of the last emitted value, in a ``ThrottleStateMachine``
-/// guarded by ``TimingSubscription/lock``.
+/// completion) and the time of the last emitted value, in a ``ThrottleStateMachine``,
+/// the machine of its ``TimingState``.
 ///
 /// It reads the scheduler's clock as Combine's does, which a recording scheduler can see:
 /// when created, when subscribed, for each value and completion that arrives while
 /// subscribed, and when it emits a value alone. The scheduled emission holds the
 /// subscription weakly, and the subscriber is let go once the subscription ends.
 final class ThrottleSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
-  TimingSubscription<Downstream>, Subscriber, Subscription, CustomStringConvertible,
+  TimingSubscription<Downstream, ThrottleStateMachine<Upstream.Output, Upstream.Failure, Context>>,
+  Subscriber, Subscription, CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
-  /// The scheduled emission, the last emission's time and the demand; guarded by
-  /// ``TimingSubscription/lock``.
-  @exclusivity(unchecked)
-  private var machine: ThrottleStateMachine<Input, Failure, Context>
   private let scheduler: Context
 
   init(_ publisher: Publishers.Throttle<Upstream, Context>, downstream: Downstream) {
     scheduler = publisher.scheduler
-    machine = ThrottleStateMachine(interval: publisher.interval, latest: publisher.latest)
     // Combine reads the clock here and again on subscription; nothing depends on either
     // reading, but a scheduler sees both.
     _ = scheduler.now
-    super.init(downstream: downstream)
+    super.init(
+      downstream: downstream,
+      machine: ThrottleStateMachine(interval: publisher.interval, latest: publisher.latest))
   }
 
   func receive(subscription: any Subscription) {
@@ -125,7 +123,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   func receive(_ input: Input) -> Subscribers.Demand {
     guard isSubscribed else { return .none }
     let now = scheduler.now
-    guard let action = ifSubscribed({ _ in machine.valueArrived(input, now: now) }) else {
+    guard let action = ifSubscribed({ machine, _ in machine.valueArrived(input, now: now) }) else {
       return .none
     }
     switch action {
@@ -141,11 +139,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   func receive(completion: Subscribers.Completion<Failure>) {
     guard isSubscribed else { return }
     _ = scheduler.now
-    let scheduled = ifSubscribed { upstream in
-      status = .pendingTerminal(upstream)
-      return machine.completionArrived(completion)
-    }
-    guard let action = scheduled else { return }
+    guard let action = holdCompletion({ $0.completionArrived(completion) }) else { return }
     switch action {
     case .scheduleNow: scheduler.schedule { [weak self] in self?.emit() }
     case .followValue: break
@@ -155,21 +149,21 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// Delivers what is scheduled: a value, the completion, or a value then the completion.
   private func emit() {
     lock.lock()
-    guard status.subscription != nil else {
+    guard state.status.subscription != nil else {
       lock.unlock()
       return
     }
-    let readsClock = machine.emitsValueAlone
+    let readsClock = state.machine.emitsValueAlone
     lock.unlock()
     let now = readsClock ? scheduler.now : nil
     lock.lock()
-    guard status.subscription != nil, let target = downstream else {
+    guard state.status.subscription != nil, let target = state.downstream else {
       lock.unlock()
       return
     }
-    let emission = machine.emit(now: now)
+    let emission = state.machine.emit(now: now)
     // The subscriber is let go here; `target` keeps it until the delivery is over.
-    if emission.completes { _ = endLocked() }
+    if emission.completes { _ = state.end() }
     lock.unlock()
     let more: Subscribers.Demand
     switch emission {
@@ -188,13 +182,13 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     }
     guard more != .none else { return }
     lock.lock()
-    machine.demandAdded(more)
+    state.machine.demandAdded(more)
     lock.unlock()
   }
 
   func request(_ additional: Subscribers.Demand) {
     guard additional > .none else { return }
-    _ = ifSubscribed { _ in machine.demandAdded(additional) }
+    _ = ifSubscribed { machine, _ in machine.demandAdded(additional) }
   }
 
   /// Cancels the upstream, whether or not a completion is pending, and lets go of the
@@ -202,9 +196,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// subscription cancel it when it comes, as in Combine.
   func cancel() {
     lock.lock()
-    let upstream = status.subscription
-    let subscriber = endLocked()
-    let discarded = machine.cancelled()
+    let upstream = state.status.subscription
+    let subscriber = state.end()
+    let discarded = state.machine.cancelled()
     lock.unlock()
     upstream?.cancel()
     // Released here, not under the lock: a subscriber's or a value's `deinit` may run

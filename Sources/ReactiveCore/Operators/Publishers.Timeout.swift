@@ -91,22 +91,19 @@ extension Publishers {
 
 /// Keeps one timer running on the scheduler, started again by the first request and by
 /// each value, and re-delivers values and the completion through the scheduler; the
-/// clock is a ``TimeoutStateMachine`` guarded by ``TimingSubscription/lock``.
+/// clock is a ``TimeoutStateMachine``, the machine of its ``TimingState``.
 ///
 /// Each timer carries its generation, so that one replaced or cancelled while firing on
 /// another thread times nothing out. The timer and the scheduled deliveries hold the
 /// subscription strongly, as Combine's do (see ``TimingSubscription``).
 final class TimeoutSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
-  TimingSubscription<Downstream>, Subscriber, Subscription, CustomStringConvertible,
+  TimingSubscription<Downstream, TimeoutStateMachine>, Subscriber, Subscription,
+  CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
-  /// The clock; guarded by ``TimingSubscription/lock``, and ended whenever the status
-  /// leaves `subscribed`.
-  @exclusivity(unchecked)
-  private var clock = TimeoutStateMachine()
   private let interval: Context.SchedulerTimeType.Stride
   private let scheduler: Context
   private let options: Context.SchedulerOptions?
@@ -117,7 +114,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     scheduler = publisher.scheduler
     options = publisher.options
     customError = publisher.customError
-    super.init(downstream: downstream)
+    // The machine is the clock, ended whenever the status leaves `subscribed`.
+    super.init(downstream: downstream, machine: TimeoutStateMachine())
   }
 
   func receive(subscription: any Subscription) {
@@ -132,14 +130,14 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// subscription may come meanwhile; the new timer is then cancelled at once.
   private func startClock() {
     lock.lock()
-    let generation = clock.clockStarting(on: RecursiveLock.currentThread)
+    let generation = state.machine.clockStarting(on: RecursiveLock.currentThread)
     lock.unlock()
     let newTimer = scheduler.schedule(
       after: scheduler.now.advanced(by: interval), interval: interval,
       tolerance: scheduler.minimumTolerance, options: options
     ) { self.timeOut(generation) }
     lock.lock()
-    let stored = clock.clockScheduled(newTimer, generation: generation)
+    let stored = state.machine.clockScheduled(newTimer, generation: generation)
     lock.unlock()
     stored.run()
   }
@@ -155,7 +153,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// asks the upstream for the subscriber's further demand.
   private func deliverScheduled(_ input: Input) {
     lock.lock()
-    guard case .subscribed(let upstream) = status, let target = downstream else {
+    guard case .subscribed(let upstream) = state.status, let target = state.downstream else {
       lock.unlock()
       return
     }
@@ -168,13 +166,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// until the completion runs: cancelling meanwhile still reaches the upstream and
   /// drops the completion, as in Combine.
   func receive(completion: Subscribers.Completion<Failure>) {
-    lock.lock()
-    guard case .subscribed = status else {
-      lock.unlock()
-      return
-    }
-    let stopped = clock.upstreamCompleted()
-    lock.unlock()
+    guard let stopped = ifSubscribed({ clock, _ in clock.upstreamCompleted() }) else { return }
     stopped?.cancel()
     scheduler.schedule(options: options) { self.finishScheduled(completion) }
   }
@@ -185,7 +177,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// timer is stopped here, or it would repeat, and keep the subscription, for good.
   private func finishScheduled(_ completion: Subscribers.Completion<Failure>) {
     // The subscriber is never let go, so it is there whenever the subscription was.
-    guard endSubscribed(ending: { clock.ended() }) != nil, let target = currentDownstream else {
+    guard endSubscribed(ending: { $0.ended() }) != nil, let target = currentDownstream else {
       return
     }
     deliver(completion, to: target)
@@ -196,17 +188,17 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     lock.lock()
     // Combine sets the timer up under its lock, so a scheduler that runs the timer at once
     // takes that lock again on the same thread, which traps. Trap here too, saying why.
-    guard !clock.isStartingClock(on: RecursiveLock.currentThread) else {
+    guard !state.machine.isStartingClock(on: RecursiveLock.currentThread) else {
       lock.unlock()
       preconditionFailure(
         "timeout(_:scheduler:) needs a scheduler that runs its timer later, not at once")
     }
-    guard case .subscribed(let upstream) = status, let target = downstream else {
+    guard case .subscribed(let upstream) = state.status, let target = state.downstream else {
       lock.unlock()
       return
     }
-    let action = clock.timerFired(generation: firing)
-    if case .timeOut = action { status = .terminal }
+    let action = state.machine.timerFired(generation: firing)
+    if case .timeOut = action { state.status = .terminal }
     lock.unlock()
     switch action {
     case .ignore:
@@ -221,11 +213,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// Passes the request upstream; the first one starts the clock again.
   func request(_ demand: Subscribers.Demand) {
     lock.lock()
-    guard case .subscribed(let upstream) = status else {
+    guard case .subscribed(let upstream) = state.status else {
       lock.unlock()
       return
     }
-    let action = clock.requested()
+    let action = state.machine.requested()
     lock.unlock()
     switch action {
     case .startClockAndPass:
@@ -236,7 +228,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     }
   }
 
-  func cancel() { endSubscribed { clock.ended() }?.cancel() }
+  func cancel() { endSubscribed { $0.ended() }?.cancel() }
 
   var description: String { "Timeout" }
   var customMirror: Mirror { Mirror(self, children: [:]) }

@@ -144,7 +144,7 @@ where Downstream.Failure == any Error {
   private let transform: (Input) throws -> Downstream.Input
 
   /// Everything about the operator that changes; guarded by the lock.
-  struct State {
+  struct State: LooseUpstreamState {
     /// Whether the stream has ended: completed, failed to code, or cancelled.
     var isFinished = false
     /// The upstream subscription, until the stream ends.
@@ -165,14 +165,7 @@ where Downstream.Failure == any Error {
   /// Takes the first subscription and hands itself downstream; any later subscription,
   /// or one after the end, is cancelled.
   func receive(subscription: any Subscription) {
-    lock.lock()
-    guard !state.isFinished, state.upstream == nil else {
-      lock.unlock()
-      subscription.cancel()
-      return
-    }
-    state.upstream = subscription
-    lock.unlock()
+    guard adoptUnlessFinished(subscription) else { return }
     downstream.receive(subscription: self)
   }
 

@@ -122,7 +122,7 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
   typealias Failure = UpstreamFailure
 
   /// Everything about the operator that changes; guarded by the lock.
-  struct State {
+  struct State: LooseUpstreamState {
     /// The upstream subscription, until the stream ends.
     var upstream: (any Subscription)?
     /// Whether the stream has ended, so that a late subscription is cancelled.
@@ -146,14 +146,7 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
   /// Takes the first subscription and hands itself downstream; any later subscription,
   /// or one after the end, is cancelled.
   func receive(subscription: any Subscription) {
-    lock.lock()
-    guard !state.isFinished, state.upstream == nil else {
-      lock.unlock()
-      subscription.cancel()
-      return
-    }
-    state.upstream = subscription
-    lock.unlock()
+    guard adoptUnlessFinished(subscription) else { return }
     downstream.receive(subscription: self)
   }
 

@@ -53,7 +53,8 @@ extension Publishers {
 /// - Note: Thread-safe. The lock guards ``State`` (`status` and the flags); upstream and downstream are
 ///   called without it.
 private final class ReplaceEmptySubscription<Downstream: Subscriber>:
-  Guarded<ReplaceEmptySubscription<Downstream>.State>, Subscriber, Subscription,
+  ReplacementSubscription<ReplaceEmptySubscription<Downstream>.State, Downstream>, Subscriber,
+  Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
 {
@@ -63,7 +64,7 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>:
   typealias Failure = Downstream.Failure
 
   /// Everything about the operator that changes; guarded by the lock.
-  struct State: SubscribedState {
+  struct State: ReplacementState {
     /// Where this stands with its upstream subscription.
     var status = SubscriptionStatus.awaitingSubscription
     /// Whether upstream has sent a value, so no replacement is due.
@@ -74,16 +75,9 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>:
     var replacementPending = false
   }
 
-  /// The subscriber, held for this object's whole life as in Combine.
-  private let downstream: Downstream
-  /// The value published when upstream finishes empty.
-  private let output: Input
-
   /// Creates the subscription for `downstream`, replacing an empty stream with `output`.
   init(downstream: Downstream, output: Input) {
-    self.downstream = downstream
-    self.output = output
-    super.init(state: State())
+    super.init(downstream: downstream, output: output, state: State())
   }
 
   /// Takes the first subscription, hands itself downstream, then asks upstream for
@@ -127,26 +121,12 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>:
       return
     }
     lock.unlock()
-    _ = downstream.receive(output)
-    downstream.receive(completion: .finished)
+    publishReplacement()
   }
 
   /// Publishes an owed replacement, or forwards the demand upstream.
   func request(_ demand: Subscribers.Demand) {
-    precondition(demand != .none, "API Violation: demand must not be zero")
-    lock.lock()
-    state.downstreamRequested = true
-    if state.replacementPending {
-      // Cleared so that a second request cannot publish the replacement twice.
-      state.replacementPending = false
-      lock.unlock()
-      _ = downstream.receive(output)
-      downstream.receive(completion: .finished)
-      return
-    }
-    let subscription = state.status.subscription
-    lock.unlock()
-    subscription?.request(demand)
+    request(demand) { $0.downstreamRequested = true }
   }
 
   /// Cancels upstream once; a cancel before the subscription does nothing.

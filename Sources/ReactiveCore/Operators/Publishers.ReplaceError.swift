@@ -52,8 +52,9 @@ extension Publishers {
 /// - Note: Thread-safe. The lock guards ``State`` (`status`, `pendingDemand`,
 ///   `replacementPending`); upstream and downstream are called without it.
 private final class ReplaceErrorSubscription<UpstreamFailure: Error, Downstream: Subscriber>:
-  Guarded<ReplaceErrorSubscription<UpstreamFailure, Downstream>.State>, Subscriber,
-  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  ReplacementSubscription<ReplaceErrorSubscription<UpstreamFailure, Downstream>.State, Downstream>,
+  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
 where Downstream.Failure == Never {
   /// The upstream's value type, which is downstream's.
@@ -62,7 +63,7 @@ where Downstream.Failure == Never {
   typealias Failure = UpstreamFailure
 
   /// Everything about the operator that changes; guarded by the lock.
-  struct State: SubscribedState {
+  struct State: ReplacementState {
     /// Where this stands with its upstream subscription.
     var status = SubscriptionStatus.awaitingSubscription
     /// The demand downstream has asked for and not yet been sent.
@@ -71,16 +72,9 @@ where Downstream.Failure == Never {
     var replacementPending = false
   }
 
-  /// The subscriber, held for this object's whole life as in Combine.
-  private let downstream: Downstream
-  /// The value published in place of a failure.
-  private let output: Input
-
   /// Creates the subscription for `downstream`, replacing a failure with `output`.
   init(downstream: Downstream, output: Input) {
-    self.downstream = downstream
-    self.output = output
-    super.init(state: State())
+    super.init(downstream: downstream, output: output, state: State())
   }
 
   /// Takes the first subscription and hands itself downstream; any later subscription is
@@ -126,27 +120,16 @@ where Downstream.Failure == Never {
     }
     state.status = .terminal
     lock.unlock()
-    if case .failure = completion { _ = downstream.receive(output) }
-    downstream.receive(completion: .finished)
+    if case .failure = completion {
+      publishReplacement()
+    } else {
+      downstream.receive(completion: .finished)
+    }
   }
 
   /// Publishes an owed replacement, or records the demand and forwards it upstream.
   func request(_ demand: Subscribers.Demand) {
-    precondition(demand != .none, "API Violation: demand must not be zero")
-    lock.lock()
-    if state.replacementPending {
-      // Cleared so that a second request cannot publish the replacement twice.
-      state.replacementPending = false
-      state.status = .terminal
-      lock.unlock()
-      _ = downstream.receive(output)
-      downstream.receive(completion: .finished)
-      return
-    }
-    state.pendingDemand += demand
-    let subscription = state.status.subscription
-    lock.unlock()
-    subscription?.request(demand)
+    request(demand) { $0.pendingDemand += demand }
   }
 
   /// Cancels upstream once; a cancel before the subscription does nothing.

@@ -1,0 +1,53 @@
+/// The state of an operator that may owe its subscriber a replacement value.
+protocol ReplacementState: SubscribedState {
+  /// Whether the upstream ended in the way the operator replaces before the subscriber
+  /// asked: the replacement and `.finished` are owed to its next request.
+  var replacementPending: Bool { get set }
+}
+
+/// The base of `replaceEmpty(with:)` and `replaceError(with:)`: both keep their
+/// subscriber for their whole life, as Combine's do, and both may owe it a replacement
+/// value followed by `.finished`, paid by its next request.
+///
+/// One place pays the debt, so the two cannot drift apart on how: the flag is cleared
+/// under the lock (a second request must not publish the replacement twice), the status
+/// ends, and the replacement goes out after unlocking.
+class ReplacementSubscription<State: ReplacementState, Downstream: Subscriber>: Guarded<State>,
+  @unchecked Sendable
+{
+  /// The subscriber, held for this object's whole life as in Combine.
+  final let downstream: Downstream
+  /// The value published in place of what the operator replaces.
+  final let output: Downstream.Input
+
+  /// Creates the subscription for `downstream`, replacing with `output`, in `state`.
+  init(downstream: Downstream, output: Downstream.Input, state: State) {
+    self.downstream = downstream
+    self.output = output
+    super.init(state: state)
+  }
+
+  /// Publishes the replacement, then finishes.
+  final func publishReplacement() {
+    _ = downstream.receive(output)
+    downstream.receive(completion: .finished)
+  }
+
+  /// Pays an owed replacement, or records the demand with `noting` (under the lock) and
+  /// forwards it upstream.
+  final func request(_ demand: Subscribers.Demand, noting: (inout State) -> Void) {
+    precondition(demand != .none, "API Violation: demand must not be zero")
+    lock.lock()
+    if state.replacementPending {
+      state.replacementPending = false
+      state.status = .terminal
+      lock.unlock()
+      publishReplacement()
+      return
+    }
+    noting(&state)
+    let subscription = state.status.subscription
+    lock.unlock()
+    subscription?.request(demand)
+  }
+}

@@ -3,6 +3,9 @@ protocol ReplacementState: SubscribedState {
   /// Whether the upstream ended in the way the operator replaces before the subscriber
   /// asked: the replacement and `.finished` are owed to its next request.
   var replacementPending: Bool { get set }
+
+  /// The state before the subscription arrives: nothing owed.
+  init()
 }
 
 /// The base of `replaceEmpty(with:)` and `replaceError(with:)`: both keep their
@@ -20,11 +23,11 @@ class ReplacementSubscription<State: ReplacementState, Downstream: Subscriber>: 
   /// The value published in place of what the operator replaces.
   final let output: Downstream.Input
 
-  /// Creates the subscription for `downstream`, replacing with `output`, in `state`.
-  init(downstream: Downstream, output: Downstream.Input, state: State) {
+  /// Creates the subscription for `downstream`, replacing with `output`.
+  init(downstream: Downstream, output: Downstream.Input) {
     self.downstream = downstream
     self.output = output
-    super.init(state: state)
+    super.init(state: State())
   }
 
   /// Publishes the replacement, then finishes.

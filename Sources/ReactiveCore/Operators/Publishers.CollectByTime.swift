@@ -106,8 +106,8 @@ extension Publishers {
 final class CollectByTimeSubscription<
   Upstream: Publisher, Context: Scheduler, Downstream: Subscriber
 >: TimingSubscription<Downstream, CollectByTimeStateMachine<Upstream.Output, Upstream.Failure>>,
-  Subscriber, Subscription, CustomStringConvertible,
-  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure {
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure

@@ -87,9 +87,9 @@ extension Publishers {
 /// lives while a value is due (see ``TimingSubscription``). Each timer carries its
 /// generation, so that a replaced one firing on another thread publishes nothing.
 final class DebounceSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
-  TimingSubscription<Downstream, DebounceStateMachine<Upstream.Output>>, Subscriber, Subscription,
-  CustomStringConvertible,
-  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  TimingSubscription<Downstream, DebounceStateMachine<Upstream.Output>>,
+  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure

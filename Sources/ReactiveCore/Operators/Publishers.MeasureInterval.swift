@@ -72,9 +72,9 @@ extension Publishers {
 /// ``TimingSubscription``).
 final class MeasureIntervalSubscription<
   Upstream: Publisher, Context: Scheduler, Downstream: Subscriber
->: TimingSubscription<Downstream, Context.SchedulerTimeType?>, Subscriber, Subscription,
-  CustomStringConvertible,
-  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+>: TimingSubscription<Downstream, Context.SchedulerTimeType?>,
+  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure == Upstream.Failure {
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure

@@ -69,9 +69,9 @@ extension Publishers {
 /// scheduled before `cancel()` is then dropped, and a completion scheduled before it is
 /// still delivered (see ``TimingSubscription``).
 final class ReceiveOnSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
-  TimingSubscription<Downstream, NoTimingMachine>, Subscriber, Subscription,
-  CustomStringConvertible,
-  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  TimingSubscription<Downstream, NoTimingMachine>,
+  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure

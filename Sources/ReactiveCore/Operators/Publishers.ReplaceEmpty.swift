@@ -75,11 +75,6 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>:
     var replacementPending = false
   }
 
-  /// Creates the subscription for `downstream`, replacing an empty stream with `output`.
-  init(downstream: Downstream, output: Input) {
-    super.init(downstream: downstream, output: output, state: State())
-  }
-
   /// Takes the first subscription, hands itself downstream, then asks upstream for
   /// everything; any later subscription is cancelled.
   func receive(subscription: any Subscription) {

@@ -72,11 +72,6 @@ where Downstream.Failure == Never {
     var replacementPending = false
   }
 
-  /// Creates the subscription for `downstream`, replacing a failure with `output`.
-  init(downstream: Downstream, output: Input) {
-    super.init(downstream: downstream, output: output, state: State())
-  }
-
   /// Takes the first subscription and hands itself downstream; any later subscription is
   /// cancelled.
   func receive(subscription: any Subscription) {

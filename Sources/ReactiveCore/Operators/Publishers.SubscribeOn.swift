@@ -79,9 +79,9 @@ extension Publishers {
 /// it lives (see ``TimingSubscription``).
 final class SubscribeOnSubscription<
   Upstream: Publisher, Context: Scheduler, Downstream: Subscriber
->: TimingSubscription<Downstream, NoTimingMachine>, Subscriber, Subscription,
-  CustomStringConvertible,
-  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+>: TimingSubscription<Downstream, NoTimingMachine>,
+  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure

@@ -92,8 +92,8 @@ extension Publishers {
 /// subscription weakly, and the subscriber is let go once the subscription ends.
 final class ThrottleSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
   TimingSubscription<Downstream, ThrottleStateMachine<Upstream.Output, Upstream.Failure, Context>>,
-  Subscriber, Subscription, CustomStringConvertible,
-  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure

@@ -97,9 +97,9 @@ extension Publishers {
 /// another thread times nothing out. The timer and the scheduled deliveries hold the
 /// subscription strongly, as Combine's do (see ``TimingSubscription``).
 final class TimeoutSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
-  TimingSubscription<Downstream, TimeoutStateMachine>, Subscriber, Subscription,
-  CustomStringConvertible,
-  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  TimingSubscription<Downstream, TimeoutStateMachine>,
+  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure

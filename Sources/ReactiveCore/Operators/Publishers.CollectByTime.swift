@@ -133,10 +133,9 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
 
   func receive(subscription: any Subscription) {
     guard adopt(subscription) else { return }
-    let newTimer = scheduler.schedule(
-      after: scheduler.now.advanced(by: stride), interval: stride,
-      tolerance: scheduler.minimumTolerance, options: options
-    ) { [weak self] in self?.tick() }
+    let newTimer = scheduler.scheduleRepeating(every: stride, options: options) { [weak self] in
+      self?.tick()
+    }
     lock.lock()
     let unwanted = state.machine.timerScheduled(newTimer)
     lock.unlock()

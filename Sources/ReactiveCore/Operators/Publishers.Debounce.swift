@@ -124,10 +124,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     case .startTimer(let generation, let replaced):
       // Released here, not under the lock: a value's `deinit` may run any code.
       withExtendedLifetime(replaced) {}
-      let newTimer = scheduler.schedule(
-        after: scheduler.now.advanced(by: dueTime), interval: dueTime,
-        tolerance: scheduler.minimumTolerance, options: options
-      ) { self.due(generation) }
+      let newTimer = scheduler.scheduleRepeating(every: dueTime, options: options) {
+        self.due(generation)
+      }
       lock.lock()
       let stored = state.machine.timerScheduled(newTimer, generation: generation)
       lock.unlock()

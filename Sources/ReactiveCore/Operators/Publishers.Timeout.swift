@@ -132,10 +132,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     lock.lock()
     let generation = state.machine.clockStarting(on: RecursiveLock.currentThread)
     lock.unlock()
-    let newTimer = scheduler.schedule(
-      after: scheduler.now.advanced(by: interval), interval: interval,
-      tolerance: scheduler.minimumTolerance, options: options
-    ) { self.timeOut(generation) }
+    let newTimer = scheduler.scheduleRepeating(every: interval, options: options) {
+      self.timeOut(generation)
+    }
     lock.lock()
     let stored = state.machine.clockScheduled(newTimer, generation: generation)
     lock.unlock()

@@ -35,7 +35,7 @@ class TimingSubscription<Downstream: Subscriber, Machine>:
   /// Creates the subscription for `downstream`, with the operator's machine in its
   /// starting state.
   init(downstream: Downstream, machine: Machine) {
-    super.init(state: TimingState(downstream: downstream, machine: machine))
+    super.init(state: TimingState(machine: machine, downstream: downstream))
   }
 
   // MARK: Upstream

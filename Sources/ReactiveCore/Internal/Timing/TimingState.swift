@@ -38,12 +38,16 @@ enum TimingStatus {
 /// One value, so that an event and the machine's answer to it are decided in one
 /// critical section, with no field of the subclass left outside the lock's guard.
 struct TimingState<Downstream: Subscriber, Machine> {
+  /// The operator's own state (``NoTimingMachine`` for one that has none).
+  ///
+  /// First, so that an empty machine sits at the address of ``status``: at the end it
+  /// would share its address with whatever the owner stores next (the delivery lock), and
+  /// the thread sanitizer would take an `inout` access to it for a race with that lock.
+  var machine: Machine
   /// Where the subscription stands with its upstream.
   var status = TimingStatus.awaitingSubscription
   /// The subscriber; `nil` once an operator that lets go of it is done.
   var downstream: Downstream?
-  /// The operator's own state (``NoTimingMachine`` for one that has none).
-  var machine: Machine
 
   /// Ends the subscription and lets go of the subscriber.
   ///

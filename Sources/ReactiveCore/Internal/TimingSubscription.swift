@@ -11,12 +11,11 @@
 /// for the rest): a value type fed events under the lock, returning a named action that
 /// the subscription carries out once it has unlocked.
 ///
-/// It serializes every call into
-/// the subscriber with ``deliveryLock``: a scheduler may run two deliveries at once (a
-/// concurrent queue, or a virtual clock advanced from two threads), and Combine's
-/// operators keep them from overlapping in the same way. That lock is recursive, so a
-/// subscriber may send to its own upstream from inside a delivery on an immediate
-/// scheduler. Neither lock is held while calling the upstream or the scheduler, and
+/// It serializes every call into the subscriber with ``deliveryLock``: a scheduler may
+/// run two deliveries at once (a concurrent queue, or a virtual clock advanced from two
+/// threads), and Combine's operators keep them from overlapping in the same way. That
+/// lock is recursive, so a subscriber may send to its own upstream from inside a
+/// delivery on an immediate scheduler. Neither lock is held while calling the upstream or the scheduler, and
 /// ``lock`` is never held while calling the subscriber.
 ///
 /// Combine's `receive(on:)`, `delay` and `timeout` keep their subscriber for as long as

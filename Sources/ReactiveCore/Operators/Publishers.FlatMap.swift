@@ -119,74 +119,27 @@ extension Publishers {
 /// - a request made from inside a delivery only adds demand: the delivery in progress
 ///   goes on with it, so requests never recurse.
 ///
-/// - Note: Thread-safe. `lock` guards the state; `deliveryLock` keeps calls into the
-///   subscriber from overlapping. Neither is held while the subscriber runs, except the
-///   delivery lock, which is what it is for.
+/// - Note: Thread-safe. ``Guarded/lock`` guards the ``FlatMapStateMachine``, which
+///   decides; this class carries out its actions once unlocked. `deliveryLock` keeps
+///   calls into the subscriber from overlapping; it is the only lock held while the
+///   subscriber runs, which is what it is for.
 // Inlinable throughout so that it is specialised for the caller's types.
 @usableFromInline
 final class FlatMapSubscription<Input, NewPublisher: Publisher, Downstream: Subscriber>:
-  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  Guarded<FlatMapStateMachine<NewPublisher.Output>>, Subscriber, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstream.Failure {
   @usableFromInline
   typealias Failure = Downstream.Failure
   @usableFromInline
   typealias Output = NewPublisher.Output
 
-  /// How the subscription stands with its subscriber.
-  @usableFromInline
-  enum Phase {
-    /// Values flow.
-    case running
-    /// A completion has been sent: values an inner publisher still sends pass on, as in
-    /// Combine (only a misbehaving publisher sends after its own failure).
-    case completed
-    /// The subscriber cancelled: nothing more reaches it.
-    case cancelled
-  }
-
-  /// The lock that guards every variable below.
-  @usableFromInline
-  let lock = Lock()
   /// Held while calling into the subscriber, so deliveries never overlap; a request from
   /// inside one is recognised by this thread holding it.
   @usableFromInline
   let deliveryLock = RecursiveLock()
-  @usableFromInline
-  @exclusivity(unchecked)
-  var phase = Phase.running
-  @usableFromInline
-  @exclusivity(unchecked)
-  var upstream: (any Subscription)?
-  @usableFromInline
-  @exclusivity(unchecked)
-  var upstreamFinished = false
-  @usableFromInline
-  @exclusivity(unchecked)
-  var inners: [Int: any Subscription] = [:]
-  /// Inner publishers made but not yet subscribed.
-  @usableFromInline
-  @exclusivity(unchecked)
-  var pendingInners = 0
-  @usableFromInline
-  @exclusivity(unchecked)
-  var nextInner = 0
-  @usableFromInline
-  @exclusivity(unchecked)
-  var demand = Subscribers.Demand.none
-  /// Values that found no demand, with the inner publisher each came from, oldest at
-  /// `bufferHead`.
-  @usableFromInline
-  @exclusivity(unchecked)
-  var buffer: ContiguousArray<(Int, Output)> = []
-  @usableFromInline
-  @exclusivity(unchecked)
-  var bufferHead = 0
-  /// How many drains are asking an inner publisher for more right now; a value that
-  /// arrives meanwhile joins the buffer, behind the values already waiting.
-  @usableFromInline
-  @exclusivity(unchecked)
-  var drainsRequesting = 0
+  /// How many inner publishers may be subscribed at once.
   @usableFromInline
   let maxPublishers: Subscribers.Demand
   @usableFromInline
@@ -202,52 +155,44 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
     self.downstream = downstream
     self.maxPublishers = maxPublishers
     self.transform = transform
+    super.init(state: FlatMapStateMachine())
   }
 
   // MARK: Upstream
 
   @inlinable
   func receive(subscription: any Subscription) {
-    let accepted = lock.withLock { () -> Bool in
-      guard upstream == nil, !upstreamFinished, phase == .running else { return false }
-      upstream = subscription
-      return true
-    }
-    guard accepted else { return subscription.cancel() }
+    guard adopt(subscription) else { return }
     subscription.request(maxPublishers)
   }
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard lock.withLock({ phase == .running }) else { return .none }
-    let publisher = transform(input)
-    let index = lock.withLock { () -> Int in
-      nextInner += 1
-      pendingInners += 1
-      return nextInner
+    switch withLock({ $0.elementArrived() }) {
+    case .drop:
+      return .none
+    case .subscribeInner(let index):
+      transform(input).receive(subscriber: Inner(parent: self, index: index))
+      return .none
     }
-    publisher.receive(subscriber: Inner(parent: self, index: index))
-    return .none
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
-    lock.lock()
-    upstream = nil
-    upstreamFinished = true
     guard case .failure = completion else {
-      unlockThenFinishIfDone()
+      finish(withLock { $0.upstreamFinished() })
       return
     }
-    let wasRunning = phase == .running
-    if wasRunning { phase = .completed }
+    lock.lock()
+    let action = state.upstreamFailed()
     // Combine cancels the inner publishers with its lock held; so does this, so that an
     // inner publisher that fails upstream again from its cancel traps here as there.
-    let cancelled = inners
-    inners = [:]
-    for subscription in cancelled.values { subscription.cancel() }
+    switch action {
+    case .cancelInnersThenFail(let inners), .cancelInners(let inners):
+      for subscription in inners.values { subscription.cancel() }
+    }
     lock.unlock()
-    guard wasRunning else { return }
+    guard case .cancelInnersThenFail = action else { return }
     deliveryLock.withLock { downstream.receive(completion: completion) }
   }
 
@@ -255,66 +200,51 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
 
   @inlinable
   func innerSubscribed(_ index: Int, _ subscription: any Subscription) {
-    let demand = lock.withLock { () -> Subscribers.Demand? in
-      pendingInners -= 1
-      guard phase == .running else { return nil }
-      inners[index] = subscription
-      return self.demand == .unlimited ? .unlimited : .max(1)
+    switch withLock({ $0.innerSubscribed(index, subscription) }) {
+    case .cancel: subscription.cancel()
+    case .request(let demand): subscription.request(demand)
     }
-    guard let demand else { return subscription.cancel() }
-    subscription.request(demand)
   }
 
   @inlinable
   func innerReceived(_ index: Int, _ value: Output) -> Subscribers.Demand {
     lock.lock()
-    if phase == .cancelled {
-      lock.unlock()
+    let action = state.innerValueArrived(value, from: index)
+    lock.unlock()
+    switch action {
+    case .drop, .buffered:
       return .none
-    }
-    if demand == .unlimited {
-      lock.unlock()
+    case .deliver:
       deliver(value)
       return .none
-    }
-    if demand == .none || drainsRequesting > 0 {
-      buffer.append((index, value))
+    case .deliverOne:
+      let more = deliver(value)
+      lock.lock()
+      let next = state.deliveredOne(returning: more)
       lock.unlock()
-      return .none
+      if case .drain = next { drain() }
+      return .max(1)
     }
-    demand -= 1
-    lock.unlock()
-    let more = deliver(value)
-    lock.lock()
-    demand += more
-    // A value that found no demand while this one was delivered goes out now, if the
-    // subscriber asked for more, rather than waiting for the next request.
-    if demand > 0, bufferHead < buffer.count {
-      drainThenUnlock()
-    } else {
-      lock.unlock()
-    }
-    return .max(1)
   }
 
   @inlinable
   func innerCompleted(_ index: Int, _ completion: Subscribers.Completion<Failure>) {
-    lock.lock()
     guard case .failure = completion else {
-      inners[index] = nil
-      guard !unlockThenFinishIfDone(), maxPublishers != .unlimited else { return }
-      // A slot is free: one more upstream element may become an inner publisher.
-      lock.withLock { upstream }?.request(.max(1))
+      switch withLock({ $0.innerFinished(index, refillsSlots: maxPublishers != .unlimited) }) {
+      case .none: return
+      case .finish: sendFinished()
+      case .requestElement(let upstream): upstream.request(.max(1))
+      }
       return
     }
-    guard phase == .running else { return lock.unlock() }
-    phase = .completed
-    let others = inners.filter { $0.key != index }.map(\.value)
-    inners = [:]
-    lock.unlock()
-    // The inner publisher that failed is not cancelled, and neither is upstream.
-    for subscription in others { subscription.cancel() }
-    deliveryLock.withLock { downstream.receive(completion: completion) }
+    switch withLock({ $0.innerFailed(index) }) {
+    case .none:
+      return
+    case .fail(let others):
+      // The inner publisher that failed is not cancelled, and neither is upstream.
+      for subscription in others.values { subscription.cancel() }
+      deliveryLock.withLock { downstream.receive(completion: completion) }
+    }
   }
 
   // MARK: Downstream
@@ -322,48 +252,31 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
   @inlinable
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "demand must be greater than zero")
-    lock.lock()
-    guard phase == .running else { return lock.unlock() }
-    let wasUnlimited = self.demand == .unlimited
-    self.demand += demand
-    let becameUnlimited = !wasUnlimited && self.demand == .unlimited
-    if deliveryLock.isHeldByCurrentThread {
-      // From inside a delivery: the delivery in progress goes on with the new demand.
-      let inners = becameUnlimited ? Array(self.inners.values) : []
-      lock.unlock()
-      for subscription in inners { subscription.request(.unlimited) }
+    let insideDelivery = deliveryLock.isHeldByCurrentThread
+    switch withLock({ $0.demandRequested(demand, insideDelivery: insideDelivery) }) {
+    case .none:
       return
+    case .requestUnlimited(let inners):
+      for subscription in inners.values { subscription.request(.unlimited) }
+    case .drain:
+      drain()
+    case .flush(let waiting, let inners):
+      deliveryLock.withLock {
+        for entry in waiting { _ = downstream.receive(entry.value) }
+      }
+      for subscription in inners.values { subscription.request(.unlimited) }
+      finish(withLock { $0.finishIfDone() })
     }
-    guard becameUnlimited else { return drainThenUnlock() }
-    let waiting = buffer[bufferHead...]
-    buffer = []
-    bufferHead = 0
-    let inners = Array(self.inners.values)
-    lock.unlock()
-    deliveryLock.withLock {
-      for (_, value) in waiting { _ = downstream.receive(value) }
-    }
-    for subscription in inners { subscription.request(.unlimited) }
-    lock.lock()
-    unlockThenFinishIfDone()
   }
 
   @inlinable
   func cancel() {
-    let subscriptions = lock.withLock { () -> [any Subscription] in
-      // After an inner failure upstream is still subscribed (Combine leaves it): a cancel
-      // then lets it go, or a subject upstream would keep this subscription forever.
-      guard phase != .cancelled else { return [] }
-      phase = .cancelled
-      defer {
-        inners = [:]
-        upstream = nil
-        buffer = []
-        bufferHead = 0
-      }
-      return Array(inners.values) + [upstream].compactMap { $0 }
+    guard case .cancel(let inners, let upstream, let released) = withLock({ $0.cancelled() })
+    else { return }
+    withExtendedLifetime(released) {
+      for subscription in inners.values { subscription.cancel() }
+      upstream?.cancel()
     }
-    for subscription in subscriptions { subscription.cancel() }
   }
 
   // MARK: Delivery
@@ -378,50 +291,47 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
   }
 
   /// Delivers buffered values while there is demand, asking each value's inner publisher
-  /// for the next one after it is delivered; then finishes if everything is done. Call
-  /// with the lock held; returns with it released.
+  /// for the next one after it is delivered; then finishes if everything is done.
   @inlinable
-  func drainThenUnlock() {
-    while demand > 0, bufferHead < buffer.count {
-      let (index, value) = buffer[bufferHead]
-      bufferHead += 1
-      if bufferHead == buffer.count {
-        buffer.removeAll(keepingCapacity: true)
-        bufferHead = 0
+  func drain() {
+    lock.lock()
+    while true {
+      switch state.nextBuffered() {
+      case .deliver(let value):
+        lock.unlock()
+        let more = deliver(value)
+        lock.lock()
+        state.demandAdded(more)
+      case .deliverThenAsk(let value, let source):
+        lock.unlock()
+        let more = deliver(value)
+        lock.lock()
+        state.askingSource(afterAdding: more)
+        lock.unlock()
+        source.request(.max(1))
+        lock.lock()
+        state.sourceAsked()
+      case .wait:
+        lock.unlock()
+        return
+      case .finish:
+        lock.unlock()
+        sendFinished()
+        return
       }
-      demand -= 1
-      let source = inners[index]
-      lock.unlock()
-      let more = deliver(value)
-      lock.lock()
-      demand += more
-      guard let source else { continue }
-      drainsRequesting += 1
-      lock.unlock()
-      source.request(.max(1))
-      lock.lock()
-      drainsRequesting -= 1
     }
-    unlockThenFinishIfDone()
   }
 
-  /// Sends `.finished` if upstream and every inner publisher have finished and nothing
-  /// waits in the buffer. Call with the lock held; returns with it released.
-  ///
-  /// - Returns: Whether it finished.
+  /// Carries out a ``FlatMapStateMachine/FinishAction``.
   @inlinable
-  @discardableResult
-  func unlockThenFinishIfDone() -> Bool {
-    guard phase == .running, upstreamFinished, bufferHead == buffer.count, inners.isEmpty,
-      pendingInners == 0
-    else {
-      lock.unlock()
-      return false
-    }
-    phase = .completed
-    lock.unlock()
+  func finish(_ action: FlatMapStateMachine<Output>.FinishAction) {
+    if case .finish = action { sendFinished() }
+  }
+
+  /// Sends `.finished`, which the state machine has allowed exactly once.
+  @inlinable
+  func sendFinished() {
     deliveryLock.withLock { downstream.receive(completion: .finished) }
-    return true
   }
 
   @inlinable

@@ -89,11 +89,12 @@ extension Publishers {
 /// - A cancel before the subscription does nothing; the subscription keeps its downstream
 ///   for its whole life.
 ///
-/// - Note: Thread-safe. `lock` guards every variable below; downstream and upstream run
-///   without it. `isDelivering` stops a request made from inside a delivery from
-///   delivering again (the running delivery loop picks the demand up).
-private final class BufferSubscription<Upstream: Publisher, Downstream: Subscriber>: Subscriber,
-  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+/// - Note: Thread-safe. ``Guarded/lock`` guards the ``BufferStateMachine``, which
+///   decides; this class carries out its actions once unlocked, so downstream, upstream
+///   and the custom error's closure run without the lock.
+private final class BufferSubscription<Upstream: Publisher, Downstream: Subscriber>:
+  Guarded<BufferStateMachine<Upstream.Output, Upstream.Failure>>, Subscriber, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   typealias Input = Upstream.Output
@@ -103,150 +104,80 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   private let prefetch: Publishers.PrefetchStrategy
   private let whenFull: Publishers.BufferingStrategy<Failure>
   private let downstream: Downstream
-  /// The lock that guards every variable below.
-  private let lock = Lock()
-  @exclusivity(unchecked)
-  private var status = SubscriptionStatus.awaitingSubscription
-  @exclusivity(unchecked)
-  private var demand = Subscribers.Demand.none
-  @exclusivity(unchecked)
-  private var values: [Input] = []
-  @exclusivity(unchecked)
-  private var terminal: Subscribers.Completion<Failure>?
-  @exclusivity(unchecked)
-  private var isDelivering = false
 
   init(_ buffer: Publishers.Buffer<Upstream>, downstream: Downstream) {
     size = buffer.size
     prefetch = buffer.prefetch
     whenFull = buffer.whenFull
     self.downstream = downstream
+    super.init(state: BufferStateMachine(size: buffer.size))
   }
 
   func receive(subscription: any Subscription) {
-    guard lock.adopt(subscription, into: &status) else { return }
+    guard adopt(subscription) else { return }
     subscription.request(prefetch == .keepFull ? .max(size) : .unlimited)
     downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    lock.lock()
-    guard case .subscribed(let subscription) = status else {
-      lock.unlock()
+    switch withLock({ $0.valueArrived(input, whenFull: whenFull) }) {
+    case .drop:
+      return .none
+    case .deliver:
+      return deliver()
+    case .overflow(let makeError, let subscription):
+      let error = makeError()
+      withLock { $0.overflowed(with: error) }
+      subscription.cancel()
       return .none
     }
-    if case .failure = terminal {
-      lock.unlock()
-      return .none
-    }
-    if values.count >= size {
-      switch whenFull {
-      case .dropNewest:
-        lock.unlock()
-        return deliver()
-      case .dropOldest:
-        if !values.isEmpty { values.removeFirst() }
-      case .customError(let makeError):
-        terminal = .failure(makeError())
-        lock.unlock()
-        subscription.cancel()
-        return .none
-      }
-    }
-    values.append(input)
-    lock.unlock()
-    return deliver()
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    lock.lock()
-    guard case .subscribed = status, terminal == nil else {
-      lock.unlock()
-      return
-    }
-    terminal = completion
-    lock.unlock()
+    guard case .deliver = withLock({ $0.completed(completion) }) else { return }
     _ = deliver()
   }
 
   func request(_ demand: Subscribers.Demand) {
-    lock.lock()
-    guard case .subscribed(let subscription) = status else {
-      lock.unlock()
+    guard case .deliver(let subscription) = withLock({ $0.demandRequested(demand) }) else {
       return
     }
-    self.demand += demand
-    let isDelivering = self.isDelivering
-    lock.unlock()
-    guard !isDelivering else { return }
     let refill = deliver()
     if refill != .none { subscription.request(refill) }
   }
 
-  func cancel() {
-    guard let subscription = lock.terminate(&status, alsoUnderLock: { values = [] }) else {
-      return
-    }
-    subscription.cancel()
-  }
+  func cancel() { terminate { $0.cancelled() }?.cancel() }
 
   /// Hands downstream what it asked for, then the completion when it is due; returns what
   /// to ask upstream for to keep the buffer full.
   private func deliver() -> Subscribers.Demand {
     var refill = Subscribers.Demand.none
-    lock.lock()
-    while case .subscribed = status {
-      let dueCompletion: Subscribers.Completion<Failure>?
-      if demand == .none {
-        // A failure does not wait for demand; a finish does.
-        if case .failure = terminal { dueCompletion = terminal } else { dueCompletion = nil }
-      } else if values.isEmpty {
-        dueCompletion = terminal
-      } else {
-        let batch = popValues(upTo: demand)
-        demand -= batch.count
-        isDelivering = true
-        lock.unlock()
+    var step = withLock { $0.nextDelivery() }
+    while true {
+      switch step {
+      case .idle:
+        return refill
+      case .complete(let completion):
+        downstream.receive(completion: completion)
+        return refill
+      case .values(let batch):
         var more = Subscribers.Demand.none
         for value in batch { more += downstream.receive(value) }
         if prefetch == .keepFull { refill += batch.count }
-        lock.lock()
-        isDelivering = false
-        demand += more
-        continue
+        step = withLock { $0.batchDelivered(returning: more) }
       }
-      if let dueCompletion {
-        status = .terminal
-        lock.unlock()
-        downstream.receive(completion: dueCompletion)
-        return refill
-      }
-      break
     }
-    lock.unlock()
-    return refill
-  }
-
-  /// Removes and returns at most `demand` buffered values. Call with the lock held.
-  private func popValues(upTo demand: Subscribers.Demand) -> [Input] {
-    guard let limit = demand.max, limit < values.count else {
-      defer { values = [] }
-      return values
-    }
-    let batch = Array(values.prefix(limit))
-    values.removeFirst(limit)
-    return batch
   }
 
   var description: String { "Buffer" }
 
   var customMirror: Mirror {
-    lock.withLock {
+    withLock { state in
       Mirror(
         self,
         children: [
-          "values": values, "state": status, "downstreamDemand": demand,
-          "terminal": terminal as Any,
+          "values": state.values, "state": state.status, "downstreamDemand": state.demand,
+          "terminal": state.terminal as Any,
         ])
     }
   }

@@ -89,121 +89,69 @@ extension Publishers {
 ///   from either side ends everything;
 /// - events from a replaced inner publisher are ignored.
 ///
-/// - Note: Thread-safe. `lock` guards every variable below; `deliveryLock` (recursive)
-///   keeps deliveries to the subscriber from overlapping. No lock is held while calling
-///   upstream or an inner subscription.
-private final class SwitchSubscription<Inner: Publisher, Downstream: Subscriber>: Subscriber,
-  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-  @unchecked Sendable
+/// - Note: Thread-safe. ``Guarded/lock`` guards the ``SwitchToLatestStateMachine``, which
+///   decides; this class carries out its actions once unlocked. `deliveryLock`
+///   (recursive) keeps deliveries to the subscriber from overlapping. No lock is held
+///   while calling upstream or an inner subscription.
+private final class SwitchSubscription<Inner: Publisher, Downstream: Subscriber>:
+  Guarded<SwitchToLatestStateMachine>, Subscriber, Subscription, CustomStringConvertible,
+  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
   typealias Input = Inner
   typealias Failure = Inner.Failure
 
   private let downstream: Downstream
-  /// The lock that guards every variable below.
-  private let lock = Lock()
   /// Held while delivering to the subscriber.
   private let deliveryLock = RecursiveLock()
-  @exclusivity(unchecked)
-  private var outer: (any Subscription)?
-  @exclusivity(unchecked)
-  private var current: (any Subscription)?
-  @exclusivity(unchecked)
-  private var currentIndex: UInt64 = 0
-  @exclusivity(unchecked)
-  private var nextIndex: UInt64 = 1
-  @exclusivity(unchecked)
-  private var isCancelled = false
-  @exclusivity(unchecked)
-  private var isOuterFinished = false
-  @exclusivity(unchecked)
-  private var sentCompletion = false
-  @exclusivity(unchecked)
-  private var awaitingInnerSubscription = false
-  @exclusivity(unchecked)
-  private var demand = Subscribers.Demand.none
 
-  init(downstream: Downstream) { self.downstream = downstream }
+  init(downstream: Downstream) {
+    self.downstream = downstream
+    super.init(state: SwitchToLatestStateMachine())
+  }
 
   // MARK: Upstream (the publisher of publishers)
 
   func receive(subscription: any Subscription) {
-    lock.lock()
-    guard outer == nil, !isCancelled else {
-      lock.unlock()
-      subscription.cancel()
-      return
+    switch withLock({ $0.outerSubscribed(subscription) }) {
+    case .cancel: subscription.cancel()
+    case .requestUnlimited: subscription.request(.unlimited)
     }
-    outer = subscription
-    lock.unlock()
-    subscription.request(.unlimited)
   }
 
   func receive(_ input: Inner) -> Subscribers.Demand {
-    lock.lock()
-    guard !isCancelled, !isOuterFinished else {
-      lock.unlock()
-      return .none
+    switch withLock({ $0.publisherArrived() }) {
+    case .ignore:
+      break
+    case .subscribe(let generation, let replaced):
+      replaced?.cancel()
+      input.subscribe(Side(parent: self, generation: generation))
     }
-    let replaced = current
-    current = nil
-    let index = nextIndex
-    currentIndex = index
-    nextIndex += 1
-    awaitingInnerSubscription = true
-    lock.unlock()
-    replaced?.cancel()
-    input.subscribe(Side(parent: self, index: index))
     return .none
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    lock.lock()
-    outer = nil
-    isOuterFinished = true
-    guard !isCancelled else {
-      lock.unlock()
-      return
-    }
-    switch completion {
-    case .finished:
-      guard !awaitingInnerSubscription, current == nil else {
-        lock.unlock()
-        return
+    let action = withLock { state in
+      switch completion {
+      case .finished: state.outerFinished()
+      case .failure: state.outerFailed()
       }
-      sentCompletion = true
-      lock.unlock()
-      deliver(completion)
-    case .failure:
-      let replaced = current
-      current = nil
-      sentCompletion = true
-      lock.unlock()
-      replaced?.cancel()
-      deliver(completion)
     }
+    complete(with: completion, action)
   }
 
   // MARK: Subscription
 
   func request(_ demand: Subscribers.Demand) {
     precondition(demand != .none, "API Violation: demand must not be zero")
-    lock.lock()
-    self.demand += demand
-    let current = self.current
-    lock.unlock()
-    current?.request(demand)
+    withLock { $0.demandRequested(demand) }?.request(demand)
   }
 
   func cancel() {
-    lock.lock()
-    isCancelled = true
-    let taken = (current, outer)
-    current = nil
-    outer = nil
-    lock.unlock()
-    taken.0?.cancel()
-    taken.1?.cancel()
+    switch withLock({ $0.cancelled() }) {
+    case .cancel(let inner, let outer):
+      inner?.cancel()
+      outer?.cancel()
+    }
   }
 
   var description: String { "SwitchToLatest" }
@@ -212,70 +160,45 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
 
   // MARK: The current inner publisher
 
-  fileprivate func innerReceive(subscription: any Subscription, index: UInt64) {
-    lock.lock()
-    guard currentIndex == index, !isCancelled, current == nil else {
-      lock.unlock()
+  fileprivate func innerReceive(subscription: any Subscription, generation: UInt64) {
+    switch withLock({ $0.innerSubscribed(subscription, generation: generation) }) {
+    case .cancel:
       subscription.cancel()
-      return
+    case .request(let demand):
+      if demand > .none { subscription.request(demand) }
     }
-    current = subscription
-    awaitingInnerSubscription = false
-    let demand = self.demand
-    lock.unlock()
-    if demand > .none { subscription.request(demand) }
   }
 
-  fileprivate func innerReceive(_ input: Inner.Output, index: UInt64) -> Subscribers.Demand {
-    lock.lock()
-    guard currentIndex == index, !isCancelled else {
-      lock.unlock()
+  fileprivate func innerReceive(_ input: Inner.Output, generation: UInt64) -> Subscribers.Demand {
+    guard case .deliver = withLock({ $0.innerValueArrived(generation: generation) }) else {
       return .none
     }
-    // Combine traps on a value nobody asked for (its demand would go negative).
-    precondition(demand > .none, "API Violation: received a value without demand")
-    demand -= 1
-    lock.unlock()
     let acquired = deliveryLock.enter()
     let more = downstream.receive(input)
     deliveryLock.exit(acquired)
-    if more > .none { lock.withLock { demand += more } }
+    if more > .none { withLock { $0.demandAdded(more) } }
     return more
   }
 
-  fileprivate func innerReceive(completion: Subscribers.Completion<Failure>, index: UInt64) {
-    lock.lock()
-    guard currentIndex == index, !isCancelled else {
-      lock.unlock()
-      return
-    }
-    precondition(!awaitingInnerSubscription, "Unexpected completion")
-    current = nil
-    switch completion {
-    case .finished:
-      guard !sentCompletion, isOuterFinished else {
-        lock.unlock()
-        return
+  fileprivate func innerReceive(
+    completion: Subscribers.Completion<Failure>, generation: UInt64
+  ) {
+    let action = withLock { state in
+      switch completion {
+      case .finished: state.innerFinished(generation: generation)
+      case .failure: state.innerFailed(generation: generation)
       }
-      sentCompletion = true
-      lock.unlock()
-      deliver(completion)
-    case .failure:
-      guard !sentCompletion else {
-        lock.unlock()
-        return
-      }
-      isCancelled = true
-      let outer = self.outer
-      self.outer = nil
-      sentCompletion = true
-      lock.unlock()
-      outer?.cancel()
-      deliver(completion)
     }
+    complete(with: completion, action)
   }
 
-  private func deliver(_ completion: Subscribers.Completion<Failure>) {
+  /// Carries out what the state machine decided about a completion from either side.
+  private func complete(
+    with completion: Subscribers.Completion<Failure>,
+    _ action: SwitchToLatestStateMachine.CompletionAction
+  ) {
+    guard case .complete(let other) = action else { return }
+    other?.cancel()
     let acquired = deliveryLock.enter()
     downstream.receive(completion: completion)
     deliveryLock.exit(acquired)
@@ -289,15 +212,18 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
     typealias Failure = Inner.Failure
 
     let parent: SwitchSubscription
-    let index: UInt64
+    /// The generation the state machine gave this inner publisher.
+    let generation: UInt64
     let combineIdentifier = CombineIdentifier()
 
     func receive(subscription: any Subscription) {
-      parent.innerReceive(subscription: subscription, index: index)
+      parent.innerReceive(subscription: subscription, generation: generation)
     }
-    func receive(_ input: Input) -> Subscribers.Demand { parent.innerReceive(input, index: index) }
+    func receive(_ input: Input) -> Subscribers.Demand {
+      parent.innerReceive(input, generation: generation)
+    }
     func receive(completion: Subscribers.Completion<Failure>) {
-      parent.innerReceive(completion: completion, index: index)
+      parent.innerReceive(completion: completion, generation: generation)
     }
 
     var description: String { "SwitchToLatest" }

@@ -1,0 +1,157 @@
+/// The state of a `buffer(size:prefetch:whenFull:)` subscription: the values waiting for
+/// demand, how upstream ended, and the subscriber's demand.
+///
+/// A value type with no lock of its own: ``BufferSubscription`` keeps it in
+/// ``Guarded/state``, feeds it events under the lock, and carries out the returned action
+/// once it has unlocked.
+struct BufferStateMachine<Value, Failure: Error>: SubscribedState {
+  /// Where the subscription stands with upstream; `.terminal` once downstream has its
+  /// completion or has cancelled.
+  var status = SubscriptionStatus.awaitingSubscription
+  /// What the subscriber has asked for and not yet received.
+  private(set) var demand = Subscribers.Demand.none
+  /// The values waiting for demand, oldest first.
+  private(set) var values: [Value] = []
+  /// How upstream ended (or the custom error of a full buffer), once it has: a failure
+  /// goes downstream without waiting for demand, a finish after the buffered values.
+  private(set) var terminal: Subscribers.Completion<Failure>?
+  /// A delivery loop runs: a request made meanwhile only adds demand, which that loop
+  /// picks up, so deliveries never overlap or recurse.
+  private var isDelivering = false
+  /// The most values kept.
+  private let size: Int
+
+  /// An empty buffer of `size` values.
+  init(size: Int) { self.size = size }
+
+  /// Whether upstream failed (or the buffer overflowed with a custom error): nothing it
+  /// sends counts any more.
+  private var hasFailed: Bool {
+    if case .failure = terminal { return true }
+    return false
+  }
+
+  /// What to do with a value from upstream.
+  enum ValueAction {
+    /// The subscription has ended or failed: drop the value.
+    case drop
+    /// The value is buffered, or dropped as the newest of a full buffer: deliver what
+    /// the subscriber has asked for.
+    case deliver
+    /// The buffer is full and the strategy is a custom error: make it (user code, so
+    /// after unlocking), record it with ``overflowed(with:)``, then cancel upstream.
+    case overflow(makeError: () -> Failure, cancelling: any Subscription)
+  }
+
+  /// A value arrived from upstream; a full buffer applies `whenFull`.
+  mutating func valueArrived(
+    _ value: Value, whenFull: Publishers.BufferingStrategy<Failure>
+  ) -> ValueAction {
+    guard case .subscribed(let subscription) = status, !hasFailed else { return .drop }
+    if values.count >= size {
+      switch whenFull {
+      case .dropNewest:
+        return .deliver
+      case .dropOldest:
+        if !values.isEmpty { values.removeFirst() }
+      case .customError(let makeError):
+        return .overflow(makeError: makeError, cancelling: subscription)
+      }
+    }
+    values.append(value)
+    return .deliver
+  }
+
+  /// The custom error of a full buffer is made: it ends the subscription, without
+  /// waiting for demand, the next time values are delivered.
+  mutating func overflowed(with error: Failure) { terminal = .failure(error) }
+
+  /// What to do when upstream completes.
+  enum CompletionAction {
+    /// The subscription has ended, or upstream already completed: nothing to do.
+    case ignore
+    /// Deliver, so that the completion goes out if it is due (a finish waits for the
+    /// buffered values to be asked for).
+    case deliver
+  }
+
+  /// Upstream completed; only its first completion counts.
+  mutating func completed(_ completion: Subscribers.Completion<Failure>) -> CompletionAction {
+    guard case .subscribed = status, terminal == nil else { return .ignore }
+    terminal = completion
+    return .deliver
+  }
+
+  /// What to do when the subscriber asks for more.
+  enum RequestAction {
+    /// The subscription has ended: nothing to do.
+    case ignore
+    /// A delivery loop runs and picks the demand up: nothing more to do.
+    case addedToRunningDelivery
+    /// Deliver, then ask this upstream subscription for what was delivered (to keep
+    /// the buffer full).
+    case deliver(refilling: any Subscription)
+  }
+
+  /// The subscriber asked for `additional` more.
+  mutating func demandRequested(_ additional: Subscribers.Demand) -> RequestAction {
+    guard case .subscribed(let subscription) = status else { return .ignore }
+    demand += additional
+    return isDelivering ? .addedToRunningDelivery : .deliver(refilling: subscription)
+  }
+
+  /// The next step of a delivery loop.
+  enum DeliveryStep {
+    /// Hand these values downstream, then report with ``batchDelivered(returning:)``,
+    /// which gives the next step.
+    case values([Value])
+    /// Hand the completion downstream: the subscription ends.
+    case complete(Subscribers.Completion<Failure>)
+    /// Nothing is due: the loop ends.
+    case idle
+  }
+
+  /// What is due next: the values the subscriber has asked for, then the completion (a
+  /// failure does not wait for demand; a finish waits for the buffered values).
+  mutating func nextDelivery() -> DeliveryStep {
+    guard case .subscribed = status else { return .idle }
+    let due: Subscribers.Completion<Failure>?
+    if demand == .none {
+      due = hasFailed ? terminal : nil
+    } else if values.isEmpty {
+      due = terminal
+    } else {
+      let batch = popValues(upTo: demand)
+      demand -= batch.count
+      isDelivering = true
+      return .values(batch)
+    }
+    guard let due else { return .idle }
+    status = .terminal
+    return .complete(due)
+  }
+
+  /// A batch from ``nextDelivery()`` was delivered and the subscriber returned `more`.
+  ///
+  /// - Returns: The next step, decided in the same critical section, so that a request
+  ///   from another thread never finds the loop paused and starts a second one.
+  mutating func batchDelivered(returning more: Subscribers.Demand) -> DeliveryStep {
+    isDelivering = false
+    demand += more
+    return nextDelivery()
+  }
+
+  /// The subscriber cancelled: the buffered values go with the subscription.
+  mutating func cancelled() { values = [] }
+
+  /// Removes and returns at most `demand` buffered values.
+  private mutating func popValues(upTo demand: Subscribers.Demand) -> [Value] {
+    guard let limit = demand.max, limit < values.count else {
+      defer { values = [] }
+      return values
+    }
+    let batch = Array(values.prefix(limit))
+    values.removeFirst(limit)
+    return batch
+  }
+}

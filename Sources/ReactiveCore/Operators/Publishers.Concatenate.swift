@@ -95,16 +95,17 @@ extension Publishers {
 }
 
 /// The subscription handed downstream by ``Publishers/Concatenate``: it owns the state
-/// shared by the prefix and suffix phases.
+/// shared by the prefix and suffix phases, a ``ConcatenateStateMachine`` that decides,
+/// and carries out its actions once unlocked.
 ///
 /// Each upstream is subscribed to through its own small forwarding value
 /// (``ConcatenatePrefixSubscriber``, ``ConcatenateSuffixSubscriber``) rather than this
 /// object itself, so that a late or repeated event from the prefix can never be taken
 /// for one from the suffix, while all three still share one combine identifier, as in
 /// Combine.
-private final class ConcatenateInner<Downstream: Subscriber, Suffix: Publisher>: Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-  @unchecked Sendable
+private final class ConcatenateInner<Downstream: Subscriber, Suffix: Publisher>:
+  Guarded<ConcatenateStateMachine<Suffix>>, Subscription, CustomStringConvertible,
+  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
   /// The element type of both upstreams.
   typealias Input = Downstream.Input
@@ -115,52 +116,25 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
   /// cancellation (the upstream, not this object, decides when it is released), so it
   /// is a constant.
   private let downstream: Downstream
-  /// The lock that guards every variable below.
-  private let lock = Lock()
-  /// The prefix's subscription, while the prefix is active.
-  @exclusivity(unchecked)
-  private var prefixStatus = SubscriptionStatus.awaitingSubscription
-  /// The suffix's subscription, once the prefix has finished.
-  @exclusivity(unchecked)
-  private var suffixStatus = SubscriptionStatus.awaitingSubscription
-  /// The publisher to subscribe to after the prefix; dropped on cancellation so that
-  /// whatever it holds is released promptly.
-  @exclusivity(unchecked)
-  private var suffix: Suffix?
-  /// Demand requested downstream and not yet satisfied by the prefix: what the suffix
-  /// is asked for when it subscribes.
-  @exclusivity(unchecked)
-  private var pending = Subscribers.Demand.none
 
   /// Creates the shared state for one subscription.
   init(downstream: Downstream, suffix: Suffix) {
     self.downstream = downstream
-    self.suffix = suffix
+    super.init(state: ConcatenateStateMachine(suffix: suffix))
   }
 
   /// Records the demand (for handing over to the suffix) and forwards it to whichever
   /// upstream is active.
   func request(_ demand: Subscribers.Demand) {
-    let active = lock.withLock { () -> (any Subscription)? in
-      pending += demand
-      return prefixStatus.subscription ?? suffixStatus.subscription
-    }
-    active?.request(demand)
+    withLock { $0.demandRequested(demand) }?.request(demand)
   }
 
   /// Cancels whichever upstream is active and releases the suffix publisher.
   func cancel() {
-    let (active, released) = lock.withLock { () -> ((any Subscription)?, Suffix?) in
-      defer {
-        prefixStatus = .terminal
-        suffixStatus = .terminal
-        suffix = nil
-      }
-      return (prefixStatus.subscription ?? suffixStatus.subscription, suffix)
+    switch withLock({ $0.cancelled() }) {
+    case .cancel(let active, let released):
+      withExtendedLifetime(released) { active?.cancel() }
     }
-    // The suffix is released here, after unlocking, because its deinit may run
-    // arbitrary code that re-enters this object.
-    withExtendedLifetime(released) { active?.cancel() }
   }
 
   /// The name Combine gives this subscription.
@@ -174,44 +148,25 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
 
   /// Accepts the prefix's subscription (once) and hands this object downstream.
   func prefixReceive(subscription: any Subscription) {
-    let accepted = lock.withLock { () -> Bool in
-      guard case .awaitingSubscription = prefixStatus else { return false }
-      prefixStatus = .subscribed(subscription)
-      return true
-    }
-    guard accepted else { return subscription.cancel() }
-    downstream.receive(subscription: self)
+    carryOut(withLock { $0.prefixSubscribed(subscription) }, for: subscription)
   }
 
-  /// Forwards a prefix element if downstream asked for one. The demand is taken before
-  /// the element goes down, so an element sent re-entrantly from inside the
-  /// downstream's `receive(_:)` sees the reduced demand and is dropped when none is
-  /// left, as in Combine.
+  /// Forwards a prefix element if downstream asked for one.
   func prefixReceive(_ input: Input) -> Subscribers.Demand {
-    let accepted = lock.withLock { () -> Bool in
-      guard case .subscribed = prefixStatus, pending > 0 else { return false }
-      pending -= 1
-      return true
-    }
-    guard accepted else { return .none }
+    guard case .deliver = withLock({ $0.prefixValueArrived() }) else { return .none }
     let more = downstream.receive(input)
-    if more > 0 { lock.withLock { pending += more } }
+    if more > 0 { withLock { $0.demandAdded(more) } }
     return more
   }
 
   /// On success subscribes to the suffix; on failure passes the failure on.
   func prefixReceive(completion: Subscribers.Completion<Failure>) {
-    let next = lock.withLock { () -> Suffix?? in
-      guard case .subscribed = prefixStatus else { return nil }
-      prefixStatus = .terminal
-      return .some(suffix)
-    }
-    guard let next else { return }
-    switch completion {
-    case .finished:
-      next?.receive(subscriber: ConcatenateSuffixSubscriber(owner: self))
-    case .failure:
-      downstream.receive(completion: completion)
+    let failed = if case .failure = completion { true } else { false }
+    switch withLock({ $0.prefixCompleted(failed: failed) }) {
+    case .ignore: return
+    case .subscribe(let suffix):
+      suffix.receive(subscriber: ConcatenateSuffixSubscriber(owner: self))
+    case .fail: downstream.receive(completion: completion)
     }
   }
 
@@ -220,33 +175,31 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
   /// Accepts the suffix's subscription (once) and asks it for the demand the prefix left
   /// unsatisfied.
   func suffixReceive(subscription: any Subscription) {
-    let demand = lock.withLock { () -> Subscribers.Demand? in
-      guard case .awaitingSubscription = suffixStatus else { return nil }
-      suffixStatus = .subscribed(subscription)
-      return pending
-    }
-    guard let demand else { return subscription.cancel() }
-    if demand > 0 { subscription.request(demand) }
+    carryOut(withLock { $0.suffixSubscribed(subscription) }, for: subscription)
   }
 
   /// Forwards a suffix element; the suffix tracks demand itself from here on.
   func suffixReceive(_ input: Input) -> Subscribers.Demand {
-    let active = lock.withLock {
-      if case .subscribed = suffixStatus { return true }
-      return false
-    }
-    return active ? downstream.receive(input) : .none
+    guard case .deliver = withLock({ $0.suffixValueArrived() }) else { return .none }
+    return downstream.receive(input)
   }
 
   /// Passes the suffix's completion on and ends the subscription.
   func suffixReceive(completion: Subscribers.Completion<Failure>) {
-    let active = lock.withLock { () -> Bool in
-      guard case .subscribed = suffixStatus else { return false }
-      prefixStatus = .terminal
-      suffixStatus = .terminal
-      return true
+    guard case .complete = withLock({ $0.suffixCompleted() }) else { return }
+    downstream.receive(completion: completion)
+  }
+
+  /// Carries out what the state machine decided about either upstream's subscription.
+  private func carryOut(
+    _ action: ConcatenateStateMachine<Suffix>.SubscriptionAction,
+    for subscription: any Subscription
+  ) {
+    switch action {
+    case .cancel: subscription.cancel()
+    case .handDownstream: downstream.receive(subscription: self)
+    case .request(let demand): if demand > 0 { subscription.request(demand) }
     }
-    if active { downstream.receive(completion: completion) }
   }
 }
 

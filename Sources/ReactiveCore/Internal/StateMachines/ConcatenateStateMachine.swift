@@ -1,0 +1,153 @@
+/// The state of a `Concatenate` subscription: which upstream is active, and the demand
+/// the prefix has not satisfied, which the suffix inherits.
+///
+/// A value type with no lock of its own: ``ConcatenateInner`` keeps it in
+/// ``Guarded/state``, feeds it events under the lock, and carries out the returned action
+/// once it has unlocked.
+struct ConcatenateStateMachine<Suffix> {
+  /// Which upstream is active.
+  private enum Phase {
+    /// The prefix has not sent its subscription yet; the suffix publisher waits.
+    case awaitingPrefix(Suffix)
+    /// The prefix runs; the suffix publisher waits for its finish.
+    case prefix(any Subscription, then: Suffix)
+    /// The prefix finished and the suffix publisher has been handed its subscriber.
+    case awaitingSuffix
+    /// The suffix runs.
+    case suffix(any Subscription)
+    /// Either upstream completed, or the subscriber cancelled.
+    case terminal
+  }
+
+  private var phase: Phase
+  /// Demand requested downstream and not yet satisfied by the prefix: what the suffix
+  /// is asked for when it subscribes.
+  private var pending = Subscribers.Demand.none
+
+  /// A subscription that will subscribe to `suffix` once the prefix finishes.
+  init(suffix: Suffix) { phase = .awaitingPrefix(suffix) }
+
+  /// The subscription of whichever upstream is active.
+  private var active: (any Subscription)? {
+    switch phase {
+    case .prefix(let subscription, _), .suffix(let subscription): subscription
+    case .awaitingPrefix, .awaitingSuffix, .terminal: nil
+    }
+  }
+
+  /// What to do with either upstream's subscription.
+  enum SubscriptionAction {
+    /// The prefix's: hand the subscription downstream.
+    case handDownstream
+    /// The suffix's: ask it for the demand the prefix left (nothing when none is left).
+    case request(Subscribers.Demand)
+    /// Not expected now (a second one, or the subscriber cancelled): cancel it.
+    case cancel
+  }
+
+  /// The prefix sent its subscription.
+  mutating func prefixSubscribed(_ subscription: any Subscription) -> SubscriptionAction {
+    guard case .awaitingPrefix(let suffix) = phase else { return .cancel }
+    phase = .prefix(subscription, then: suffix)
+    return .handDownstream
+  }
+
+  /// The suffix sent its subscription.
+  mutating func suffixSubscribed(_ subscription: any Subscription) -> SubscriptionAction {
+    guard case .awaitingSuffix = phase else { return .cancel }
+    phase = .suffix(subscription)
+    return .request(pending)
+  }
+
+  /// What to do with a value from either upstream.
+  enum ValueAction {
+    /// It comes from an upstream that is not active, or (from the prefix) nobody asked
+    /// for it: drop it.
+    case drop
+    /// Deliver it.
+    case deliver
+  }
+
+  /// A value arrived from the prefix. The demand is taken before the value goes down,
+  /// so a value sent re-entrantly from inside the delivery sees the reduced demand and
+  /// is dropped when none is left, as in Combine.
+  mutating func prefixValueArrived() -> ValueAction {
+    guard case .prefix = phase, pending > 0 else { return .drop }
+    pending -= 1
+    return .deliver
+  }
+
+  /// A value arrived from the suffix, which tracks demand itself.
+  func suffixValueArrived() -> ValueAction {
+    guard case .suffix = phase else { return .drop }
+    return .deliver
+  }
+
+  /// The subscriber returned `more` from the delivery of a prefix value.
+  mutating func demandAdded(_ more: Subscribers.Demand) { pending += more }
+
+  /// What to do when the prefix completes.
+  enum PrefixCompletionAction {
+    /// The prefix is not active: ignore it.
+    case ignore
+    /// It finished: subscribe to the suffix.
+    case subscribe(Suffix)
+    /// It failed: deliver the failure.
+    case fail
+  }
+
+  /// The prefix completed; a finish hands over to the suffix.
+  mutating func prefixCompleted(failed: Bool) -> PrefixCompletionAction {
+    guard case .prefix(_, let suffix) = phase else { return .ignore }
+    guard !failed else {
+      phase = .terminal
+      return .fail
+    }
+    phase = .awaitingSuffix
+    return .subscribe(suffix)
+  }
+
+  /// What to do when the suffix completes.
+  enum SuffixCompletionAction {
+    /// The suffix is not active: ignore it.
+    case ignore
+    /// Deliver the completion: the subscription ends.
+    case complete
+  }
+
+  /// The suffix completed.
+  mutating func suffixCompleted() -> SuffixCompletionAction {
+    guard case .suffix = phase else { return .ignore }
+    phase = .terminal
+    return .complete
+  }
+
+  /// The subscriber asked for `additional` more: it is recorded for the suffix and
+  /// passed to the active upstream.
+  ///
+  /// - Returns: The active upstream's subscription, to ask once unlocked.
+  mutating func demandRequested(_ additional: Subscribers.Demand) -> (any Subscription)? {
+    pending += additional
+    return active
+  }
+
+  /// What to do when the subscriber cancels.
+  enum CancelAction {
+    /// Cancel the active upstream, if any, and release the suffix publisher if it had
+    /// not been subscribed (once unlocked: its `deinit` may run any code that re-enters
+    /// the subscription).
+    case cancel((any Subscription)?, releasing: Suffix?)
+  }
+
+  /// The subscriber cancelled: everything ends.
+  mutating func cancelled() -> CancelAction {
+    let suffix: Suffix? =
+      switch phase {
+      case .awaitingPrefix(let suffix), .prefix(_, let suffix): suffix
+      case .awaitingSuffix, .suffix, .terminal: nil
+      }
+    let action = CancelAction.cancel(active, releasing: suffix)
+    phase = .terminal
+    return action
+  }
+}

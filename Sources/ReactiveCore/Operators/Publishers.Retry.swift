@@ -55,134 +55,64 @@ extension Publishers {
 /// subscription returns, not by recursion, so `retry(.max)` of a failing `Fail` does not
 /// grow the stack.
 ///
-/// - Note: Thread-safe. `lock` guards every variable; no upstream or downstream code runs
-///   while it is held.
-final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>: Subscriber,
-  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+/// - Note: Thread-safe. ``Guarded/lock`` guards the ``RetryStateMachine``, which
+///   decides; this class carries out its actions once unlocked, so no upstream or
+///   downstream code runs while the lock is held.
+final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>:
+  Guarded<RetryStateMachine<Upstream, Downstream>>, Subscriber, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
-  private enum State {
-    case ready(Publishers.Retry<Upstream>, Downstream)
-    case terminal
-  }
-
-  /// The lock that guards every variable below.
-  private let lock = Lock()
-  @exclusivity(unchecked)
-  private var state: State
-  @exclusivity(unchecked)
-  private var upstream: (any Subscription)?
-  /// Retries left; `nil` retries for ever.
-  @exclusivity(unchecked)
-  private var remaining: Int?
-  @exclusivity(unchecked)
-  private var downstreamNeedsSubscription = true
-  @exclusivity(unchecked)
-  private var demand = Subscribers.Demand.none
-  @exclusivity(unchecked)
-  private var isResubscribing = false
-  @exclusivity(unchecked)
-  private var needsResubscribe = false
-
   init(parent: Publishers.Retry<Upstream>, downstream: Downstream) {
-    state = .ready(parent, downstream)
-    remaining = parent.retries
+    super.init(
+      state: RetryStateMachine(
+        upstream: parent.upstream, retries: parent.retries, downstream: downstream))
   }
 
   func receive(subscription: any Subscription) {
-    lock.lock()
-    guard case .ready(_, let downstream) = state, upstream == nil else {
-      lock.unlock()
+    switch withLock({ $0.subscribed(subscription) }) {
+    case .cancel:
       subscription.cancel()
-      return
+    case .start(let downstream, let demand):
+      downstream.receive(subscription: self)
+      if demand != .none { subscription.request(demand) }
+    case .resume(let demand):
+      if demand != .none { subscription.request(demand) }
     }
-    upstream = subscription
-    let demand = self.demand
-    let sendsSubscription = downstreamNeedsSubscription
-    downstreamNeedsSubscription = false
-    lock.unlock()
-    if sendsSubscription { downstream.receive(subscription: self) }
-    if demand != .none { subscription.request(demand) }
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    lock.lock()
-    guard case .ready(_, let downstream) = state else {
-      lock.unlock()
-      return .none
-    }
-    // Combine traps on a value nobody asked for (its demand would go negative).
-    precondition(demand > .none, "API Violation: received a value without demand")
-    demand -= 1
-    lock.unlock()
+    guard case .deliver(let downstream) = withLock({ $0.valueArrived() }) else { return .none }
     let more = downstream.receive(input)
     guard more != .none else { return .none }
-    lock.lock()
-    demand += more
-    let upstream = self.upstream
-    lock.unlock()
-    upstream?.request(more)
+    withLock { $0.demandAdded(more) }?.request(more)
     return .none
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    lock.lock()
-    guard case .ready(let parent, let downstream) = state else {
-      lock.unlock()
+    let failed = if case .failure = completion { true } else { false }
+    switch withLock({ $0.completed(failed: failed) }) {
+    case .ignore:
       return
+    case .complete(let downstream):
+      downstream.receive(completion: completion)
+    case .resubscribe(let publisher):
+      // A failure during the subscription is retried here, once it returns, so that
+      // retrying a publisher that fails at once does not grow the stack.
+      repeat {
+        publisher.receive(subscriber: self)
+      } while withLock({ $0.resubscribed() }) == .again
     }
-    if case .failure = completion {
-      upstream = nil
-      if remaining.map({ $0 != 0 }) ?? true {
-        remaining = remaining.map { $0 - 1 }
-        guard !isResubscribing else {
-          needsResubscribe = true
-          lock.unlock()
-          return
-        }
-        repeat {
-          isResubscribing = true
-          needsResubscribe = false
-          lock.unlock()
-          parent.upstream.receive(subscriber: self)
-          lock.lock()
-          isResubscribing = false
-        } while needsResubscribe
-        lock.unlock()
-        return
-      }
-    }
-    state = .terminal
-    lock.unlock()
-    downstream.receive(completion: completion)
   }
 
   func request(_ demand: Subscribers.Demand) {
-    lock.lock()
-    guard case .ready = state else {
-      lock.unlock()
-      return
-    }
-    self.demand += demand
-    let upstream = self.upstream
-    lock.unlock()
-    upstream?.request(demand)
+    withLock { $0.demandRequested(demand) }?.request(demand)
   }
 
-  func cancel() {
-    lock.lock()
-    guard case .ready = state else {
-      lock.unlock()
-      return
-    }
-    state = .terminal
-    let upstream = self.upstream
-    lock.unlock()
-    upstream?.cancel()
-  }
+  func cancel() { withLock { $0.cancelled() }?.cancel() }
 
   var description: String { "Retry" }
   var customMirror: Mirror { Mirror(self, children: [:]) }

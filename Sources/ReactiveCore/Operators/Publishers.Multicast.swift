@@ -57,7 +57,8 @@ extension Publishers {
 
     /// The lock that guards `subject`.
     private let lock = Lock()
-    @exclusivity(unchecked)
+    /// The subject, once the first subscriber or ``connect()`` has made it; guarded by
+    /// `lock`.
     private var subject: SubjectType?
 
     /// Creates a multicast publisher that applies a closure to create a subject that
@@ -128,80 +129,46 @@ extension Publishers {
 /// subscriber sees one "Multicast" subscription, and the demand it returns from a value is
 /// asked of the subject as a request. It keeps the subscriber until it ends.
 ///
-/// - Note: Thread-safe. `lock` guards `state`; subject and subscriber run without it.
-final class MulticastSubscription<Downstream: Subscriber>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-  @unchecked Sendable
+/// - Note: Thread-safe. ``Guarded/lock`` guards the ``MulticastStateMachine``; subject
+///   and subscriber run without it.
+final class MulticastSubscription<Downstream: Subscriber>: Guarded<
+  MulticastStateMachine<Downstream>
+>, Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
 
-  private enum State {
-    case ready(Downstream)
-    case subscribed(Downstream, any Subscription)
-    case terminal
-  }
-
-  /// The lock that guards `state`.
-  private let lock = Lock()
-  @exclusivity(unchecked)
-  private var state: State
-
-  init(downstream: Downstream) { state = .ready(downstream) }
+  init(downstream: Downstream) { super.init(state: MulticastStateMachine(downstream: downstream)) }
 
   func receive(subscription: any Subscription) {
-    lock.lock()
-    guard case .ready(let downstream) = state else {
-      lock.unlock()
-      subscription.cancel()
-      return
+    switch withLock({ $0.subscribed(subscription) }) {
+    case .cancel: subscription.cancel()
+    case .handTo(let downstream): downstream.receive(subscription: self)
     }
-    state = .subscribed(downstream, subscription)
-    lock.unlock()
-    downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    lock.lock()
-    guard case .subscribed(let downstream, let subscription) = state else {
-      lock.unlock()
+    guard case .forward(let downstream, let subscription) = withLock({ $0.running() }) else {
       return .none
     }
-    lock.unlock()
     let more = downstream.receive(input)
     if more > .none { subscription.request(more) }
     return .none
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    lock.lock()
-    guard case .subscribed(let downstream, _) = state else {
-      lock.unlock()
-      return
-    }
-    state = .terminal
-    lock.unlock()
+    guard case .end(let downstream, _) = withLock({ $0.ended() }) else { return }
     downstream.receive(completion: completion)
   }
 
   func request(_ demand: Subscribers.Demand) {
-    lock.lock()
-    guard case .subscribed(_, let subscription) = state else {
-      lock.unlock()
-      return
-    }
-    lock.unlock()
+    guard case .forward(_, let subscription) = withLock({ $0.running() }) else { return }
     subscription.request(demand)
   }
 
   func cancel() {
-    lock.lock()
-    guard case .subscribed(_, let subscription) = state else {
-      lock.unlock()
-      return
-    }
-    state = .terminal
-    lock.unlock()
+    guard case .end(_, let subscription) = withLock({ $0.ended() }) else { return }
     subscription.cancel()
   }
 

@@ -14,12 +14,11 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   /// is available.
   public typealias Promise = (Result<Output, Failure>) -> Void
 
-  /// The lock that guards `result` and `waiting`.
+  /// The lock that guards `machine`.
   private let lock = Lock()
-  @exclusivity(unchecked)
-  private var result: Result<Output, Failure>?
-  @exclusivity(unchecked)
-  private var waiting: [FutureSubscriptionBase<Output, Failure>] = []
+  /// The result, or the subscriptions waiting for it; guarded by `lock`. (A public
+  /// class cannot inherit ``Guarded``, which is internal.)
+  private var machine = FutureStateMachine<Output, Failure>()
 
   /// Creates a publisher that invokes a promise closure when the publisher emits an
   /// element.
@@ -31,95 +30,56 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   }
 
   private func fulfill(_ result: Result<Output, Failure>) {
-    let targets = lock.withLock { () -> [FutureSubscriptionBase<Output, Failure>] in
-      guard self.result == nil else { return [] }
-      self.result = result
-      defer { waiting = [] }
-      return waiting
-    }
-    for target in targets { target.fulfill(result) }
+    guard case .notify(let waiting) = lock.withLock({ machine.fulfill(result) }) else { return }
+    for waiter in waiting { waiter.fulfill(result) }
   }
 
   /// Forgets a cancelled subscription that was still waiting for the result.
-  fileprivate func remove(_ subscription: FutureSubscriptionBase<Output, Failure>) {
-    lock.withLock { waiting.removeAll { $0 === subscription } }
+  fileprivate func remove(_ subscription: AnyObject) {
+    lock.withLock { machine.remove(subscription) }
   }
 
   /// Attaches the subscriber; it receives the result once both the result and demand are
   /// there.
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
     let subscription = FutureSubscription(parent: self, downstream: subscriber)
-    let known = lock.withLock { () -> Result<Output, Failure>? in
-      if result == nil { waiting.append(subscription) }
-      return result
-    }
+    let action = lock.withLock { machine.subscribed(subscription) }
     subscriber.receive(subscription: subscription)
-    if let known { subscription.fulfill(known) }
+    if case .fulfill(let known) = action { subscription.fulfill(known) }
   }
 }
 
-class FutureSubscriptionBase<Output, Failure: Error>: @unchecked Sendable {
-  func fulfill(_ result: Result<Output, Failure>) { fatalError("abstract") }
-}
-
 /// One subscriber's wait for a future's result.
-final class FutureSubscription<Downstream: Subscriber>: FutureSubscriptionBase<
-  Downstream.Input, Downstream.Failure
->, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-@unchecked Sendable
+///
+/// - Note: Thread-safe. ``Guarded/lock`` guards the ``FutureSubscriptionStateMachine``;
+///   the subscriber and the future are called once it is released.
+final class FutureSubscription<Downstream: Subscriber>: Guarded<
+  FutureSubscriptionStateMachine<Downstream>
+>, FutureWaiter, Subscription, CustomStringConvertible, CustomReflectable,
+CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   typealias Output = Downstream.Input
   typealias Failure = Downstream.Failure
 
-  /// The lock that guards all three stored properties.
-  private let lock = Lock()
-  /// The future, until the result is delivered or the subscription is cancelled (its
-  /// mirror shows it, as Combine's does).
-  @exclusivity(unchecked)
-  private var parent: Future<Output, Failure>?
-  @exclusivity(unchecked)
-  private var downstream: Downstream?
-  @exclusivity(unchecked)
-  private var hasDemand = false
-  @exclusivity(unchecked)
-  private var result: Result<Output, Failure>?
-
   init(parent: Future<Output, Failure>, downstream: Downstream) {
-    self.parent = parent
-    self.downstream = downstream
+    super.init(state: FutureSubscriptionStateMachine(parent: parent, downstream: downstream))
   }
 
-  override func fulfill(_ result: Result<Output, Failure>) {
-    let ready = lock.withLock { () -> Downstream? in
-      self.result = result
-      return takeIfReady()
+  func fulfill(_ result: Result<Output, Failure>) {
+    guard case .deliver(let result, let target) = withLock({ $0.resultArrived(result) }) else {
+      return
     }
-    guard let ready else { return }
-    deliver(result, to: ready)
-    // As Combine's: a result that arrives for a waiting subscriber lets go of the future
-    // once delivered (the subscriber still sees it while receiving); a result already
-    // there when demand comes keeps it, until the subscription goes.
-    let parent = lock.withLock { self.parent.take() }
-    parent?.remove(self)
+    deliver(result, to: target)
+    // The subscriber still sees the future while receiving; it is let go afterwards.
+    withLock { $0.releaseParent() }?.remove(self)
   }
 
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "demand must be greater than zero")
-    let ready = lock.withLock { () -> (Downstream, Result<Output, Failure>)? in
-      hasDemand = true
-      guard let result, let target = takeIfReady() else { return nil }
-      return (target, result)
+    guard case .deliver(let result, let target) = withLock({ $0.demandArrived() }) else {
+      return
     }
-    if let (target, result) = ready { deliver(result, to: target) }
-  }
-
-  /// Must be called with the lock held.
-  private func takeIfReady() -> Downstream? {
-    guard hasDemand || result.map({ if case .failure = $0 { true } else { false } }) == true,
-      result != nil
-    else { return nil }
-    defer { downstream = nil }
-    return downstream
+    deliver(result, to: target)
   }
 
   private func deliver(_ result: Result<Output, Failure>, to target: Downstream) {
@@ -133,14 +93,10 @@ final class FutureSubscription<Downstream: Subscriber>: FutureSubscriptionBase<
   }
 
   func cancel() {
-    let released = lock.withLock { () -> (Downstream?, Future<Output, Failure>?) in
-      defer {
-        downstream = nil
-        parent = nil
-      }
-      return (downstream, parent)
+    switch withLock({ $0.cancelled() }) {
+    case .cancel(let released, let parent):
+      withExtendedLifetime(released) { parent?.remove(self) }
     }
-    released.1?.remove(self)
   }
 
   var description: String { "Future" }
@@ -148,15 +104,13 @@ final class FutureSubscription<Downstream: Subscriber>: FutureSubscriptionBase<
   /// Combine's children: the future (as parent and as subject), the subscriber, and
   /// whether it has asked for the value.
   var customMirror: Mirror {
-    let (parent, downstream, hasDemand) = lock.withLock {
-      (self.parent, self.downstream, self.hasDemand)
+    let children = withLock { state -> KeyValuePairs<String, Any> in
+      [
+        "parent": state.parent as Any, "downstream": state.downstream as Any,
+        "hasAnyDemand": state.hasDemand, "subject": state.parent as Any,
+      ]
     }
-    return Mirror(
-      self,
-      children: [
-        "parent": parent as Any, "downstream": downstream as Any, "hasAnyDemand": hasDemand,
-        "subject": parent as Any,
-      ])
+    return Mirror(self, children: children)
   }
   var playgroundDescription: Any { description }
 }

@@ -19,6 +19,8 @@ struct ConcatenateStateMachine<Suffix> {
     case terminal
   }
 
+  /// Which upstream is active; each phase holds what only it needs, so that the suffix
+  /// publisher is let go once subscribed to.
   private var phase: Phase
   /// Demand requested downstream and not yet satisfied by the prefix: what the suffix
   /// is asked for when it subscribes.

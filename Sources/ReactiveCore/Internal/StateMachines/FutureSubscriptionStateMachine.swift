@@ -17,6 +17,7 @@ struct FutureSubscriptionStateMachine<Downstream: Subscriber> {
     case done
   }
 
+  /// Whether the subscriber still waits; it is let go as soon as it has the result.
   private var delivery: Delivery
   /// The future, until the result is delivered for a waiting subscriber or the
   /// subscription is cancelled (its mirror shows it, as Combine's does).

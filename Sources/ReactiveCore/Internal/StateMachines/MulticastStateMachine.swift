@@ -16,6 +16,7 @@ struct MulticastStateMachine<Downstream> {
     case terminal
   }
 
+  /// Where the subscription stands; the subscriber is held only while it runs.
   private var state: State
 
   /// A subscription for `downstream`, waiting for the subject.

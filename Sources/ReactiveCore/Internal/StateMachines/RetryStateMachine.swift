@@ -14,6 +14,7 @@ struct RetryStateMachine<Upstream: Publisher, Downstream> {
     case terminal
   }
 
+  /// Whether the subscription still runs.
   private var phase: Phase
   /// The subscription of the current attempt, once it has arrived.
   private var upstream: (any Subscription)?

@@ -9,7 +9,9 @@
 /// Kept as plain fields rather than an enum with payloads, so that the hot path (a value
 /// from an inner publisher) reads and writes them in place: moving a dictionary or array
 /// out of an enum payload and back would retain it.
-// Inlinable throughout so that it is specialised with the subscription.
+// Inlinable throughout so that it is specialised with the subscription; the events of a
+// value's or an inner publisher's path are inlined always, as the fields they replace
+// were read in place.
 @usableFromInline
 struct FlatMapStateMachine<Output>: SubscribedState {
   /// How the subscription stands with its subscriber.
@@ -50,6 +52,11 @@ struct FlatMapStateMachine<Output>: SubscribedState {
   /// subscriber cancelled (the phase tells which matters).
   @usableFromInline
   var status = SubscriptionStatus.awaitingSubscription
+  /// Upstream has completed: no more inner publishers will come. Kept apart from
+  /// ``status`` because the finish check runs on every inner publisher's finish, and
+  /// matching `status` there would copy the subscription it holds.
+  @usableFromInline
+  var upstreamIsDone = false
   /// The inner subscriptions by index, until each finishes or is cancelled.
   @usableFromInline
   var inners: [Int: any Subscription] = [:]
@@ -79,14 +86,6 @@ struct FlatMapStateMachine<Output>: SubscribedState {
   @inlinable
   init() {}
 
-  /// Whether upstream has completed (or the subscription ended): no more inner
-  /// publishers will come.
-  @inlinable
-  var upstreamIsDone: Bool {
-    if case .terminal = status { return true }
-    return false
-  }
-
   // MARK: Upstream
 
   /// What to do with an element from upstream.
@@ -100,7 +99,7 @@ struct FlatMapStateMachine<Output>: SubscribedState {
 
   /// An upstream element arrived: it gets an index, and counts as pending until its
   /// inner publisher is subscribed, so that nothing finishes meanwhile.
-  @inlinable
+  @inlinable @inline(__always)
   mutating func elementArrived() -> ElementAction {
     guard phase == .running else { return .drop }
     nextInner += 1
@@ -119,7 +118,7 @@ struct FlatMapStateMachine<Output>: SubscribedState {
 
   /// Moves to `.completed` if upstream and every inner publisher have finished and
   /// nothing waits in the buffer, so that `.finished` is sent exactly once.
-  @inlinable
+  @inlinable @inline(__always)
   mutating func finishIfDone() -> FinishAction {
     guard phase == .running, upstreamIsDone, bufferHead == buffer.count, inners.isEmpty,
       pendingInners == 0
@@ -132,6 +131,7 @@ struct FlatMapStateMachine<Output>: SubscribedState {
   @inlinable
   mutating func upstreamFinished() -> FinishAction {
     status = .terminal
+    upstreamIsDone = true
     return finishIfDone()
   }
 
@@ -152,6 +152,7 @@ struct FlatMapStateMachine<Output>: SubscribedState {
   @inlinable
   mutating func upstreamFailed() -> UpstreamFailureAction {
     status = .terminal
+    upstreamIsDone = true
     let cancelled = inners
     inners = [:]
     guard phase == .running else { return .cancelInners(cancelled) }
@@ -173,7 +174,7 @@ struct FlatMapStateMachine<Output>: SubscribedState {
 
   /// The inner publisher of `index` sent its subscription: it is no longer pending, and
   /// is kept while the subscription runs.
-  @inlinable
+  @inlinable @inline(__always)
   mutating func innerSubscribed(_ index: Int, _ subscription: any Subscription)
     -> InnerSubscriptionAction
   {
@@ -200,7 +201,7 @@ struct FlatMapStateMachine<Output>: SubscribedState {
 
   /// A value arrived from the inner publisher of `index`. It is copied into the buffer
   /// only when it must wait, so a delivery moves nothing through the state.
-  @inlinable
+  @inlinable @inline(__always)
   mutating func innerValueArrived(_ value: Output, from index: Int) -> InnerValueAction {
     if phase == .cancelled { return .drop }
     if demand == .unlimited { return .deliver }
@@ -224,7 +225,7 @@ struct FlatMapStateMachine<Output>: SubscribedState {
 
   /// A value taken by ``InnerValueAction/deliverOne`` was delivered and the subscriber
   /// returned `more`.
-  @inlinable
+  @inlinable @inline(__always)
   mutating func deliveredOne(returning more: Subscribers.Demand) -> AfterDeliveryAction {
     demand += more
     return demand > 0 && bufferHead < buffer.count ? .drain : .idle
@@ -296,7 +297,7 @@ struct FlatMapStateMachine<Output>: SubscribedState {
 
   /// The inner publisher of `index` finished: it frees its slot, which upstream is asked
   /// to fill when `refillsSlots` (the number of inner publishers is limited).
-  @inlinable
+  @inlinable @inline(__always)
   mutating func innerFinished(_ index: Int, refillsSlots: Bool) -> InnerFinishAction {
     inners[index] = nil
     if case .finish = finishIfDone() { return .finish }

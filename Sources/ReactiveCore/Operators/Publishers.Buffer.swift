@@ -152,19 +152,25 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// to ask upstream for to keep the buffer full.
   private func deliver() -> Subscribers.Demand {
     var refill = Subscribers.Demand.none
-    var step = withLock { $0.nextDelivery() }
+    lock.lock()
+    var step = state.nextDelivery()
     while true {
       switch step {
       case .idle:
+        lock.unlock()
         return refill
-      case .complete(let completion):
-        downstream.receive(completion: completion)
+      case .complete:
+        let completion = state.terminal
+        lock.unlock()
+        if let completion { downstream.receive(completion: completion) }
         return refill
       case .values(let batch):
+        lock.unlock()
         var more = Subscribers.Demand.none
         for value in batch { more += downstream.receive(value) }
         if prefetch == .keepFull { refill += batch.count }
-        step = withLock { $0.batchDelivered(returning: more) }
+        lock.lock()
+        step = state.batchDelivered(returning: more)
       }
     }
   }

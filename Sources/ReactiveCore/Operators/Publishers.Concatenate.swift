@@ -95,8 +95,8 @@ extension Publishers {
 }
 
 /// The subscription handed downstream by ``Publishers/Concatenate``: it owns the state
-/// shared by the prefix and suffix phases, a ``ConcatenateStateMachine`` that decides,
-/// and carries out its actions once unlocked.
+/// shared by the prefix and suffix phases, a ``ConcatenateState`` that decides, and
+/// carries out its actions once unlocked.
 ///
 /// Each upstream is subscribed to through its own small forwarding value
 /// (``ConcatenatePrefixSubscriber``, ``ConcatenateSuffixSubscriber``) rather than this
@@ -104,7 +104,7 @@ extension Publishers {
 /// for one from the suffix, while all three still share one combine identifier, as in
 /// Combine.
 private final class ConcatenateInner<Downstream: Subscriber, Suffix: Publisher>:
-  Guarded<ConcatenateStateMachine<Suffix>>, Subscription, CustomStringConvertible,
+  Guarded<ConcatenateState<Suffix>>, Subscription, CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
   /// The element type of both upstreams.
@@ -120,13 +120,13 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
   /// Creates the shared state for one subscription.
   init(downstream: Downstream, suffix: Suffix) {
     self.downstream = downstream
-    super.init(state: ConcatenateStateMachine(suffix: suffix))
+    super.init(state: ConcatenateState(suffix: suffix))
   }
 
   /// Records the demand (for handing over to the suffix) and forwards it to whichever
   /// upstream is active.
   func request(_ demand: Subscribers.Demand) {
-    withLock { $0.demandRequested(demand) }?.request(demand)
+    withLock { $0.machine.demandRequested(demand) }?.request(demand)
   }
 
   /// Cancels whichever upstream is active and releases the suffix publisher.
@@ -148,14 +148,14 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
 
   /// Accepts the prefix's subscription (once) and hands this object downstream.
   func prefixReceive(subscription: any Subscription) {
-    carryOut(withLock { $0.prefixSubscribed(subscription) }, for: subscription)
+    carryOut(withLock { $0.machine.prefixSubscribed(subscription) }, for: subscription)
   }
 
   /// Forwards a prefix element if downstream asked for one.
   func prefixReceive(_ input: Input) -> Subscribers.Demand {
-    guard case .deliver = withLock({ $0.prefixValueArrived() }) else { return .none }
+    guard case .deliver = withLock({ $0.machine.prefixValueArrived() }) else { return .none }
     let more = downstream.receive(input)
-    if more > 0 { withLock { $0.demandAdded(more) } }
+    if more > 0 { withLock { $0.machine.demandAdded(more) } }
     return more
   }
 
@@ -175,24 +175,24 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
   /// Accepts the suffix's subscription (once) and asks it for the demand the prefix left
   /// unsatisfied.
   func suffixReceive(subscription: any Subscription) {
-    carryOut(withLock { $0.suffixSubscribed(subscription) }, for: subscription)
+    carryOut(withLock { $0.machine.suffixSubscribed(subscription) }, for: subscription)
   }
 
   /// Forwards a suffix element; the suffix tracks demand itself from here on.
   func suffixReceive(_ input: Input) -> Subscribers.Demand {
-    guard case .deliver = withLock({ $0.suffixValueArrived() }) else { return .none }
+    guard case .deliver = withLock({ $0.machine.suffixValueArrived() }) else { return .none }
     return downstream.receive(input)
   }
 
   /// Passes the suffix's completion on and ends the subscription.
   func suffixReceive(completion: Subscribers.Completion<Failure>) {
-    guard case .complete = withLock({ $0.suffixCompleted() }) else { return }
+    guard case .complete = withLock({ $0.machine.suffixCompleted() }) else { return }
     downstream.receive(completion: completion)
   }
 
   /// Carries out what the state machine decided about either upstream's subscription.
   private func carryOut(
-    _ action: ConcatenateStateMachine<Suffix>.SubscriptionAction,
+    _ action: ConcatenateStateMachine.SubscriptionAction,
     for subscription: any Subscription
   ) {
     switch action {

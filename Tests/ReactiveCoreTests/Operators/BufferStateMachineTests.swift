@@ -38,7 +38,7 @@ import Testing
     #expect(ObjectIdentifier(cancelling as AnyObject) == ObjectIdentifier(upstream))
     machine.overflowed(with: makeError())
     // The failure does not wait for demand, and goes ahead of the buffered value.
-    guard case .complete(.failure(.oops)) = machine.nextDelivery() else {
+    guard case .complete = machine.nextDelivery(), case .failure(.oops) = machine.terminal else {
       Issue.record("the custom error goes out without demand")
       return
     }
@@ -70,7 +70,9 @@ import Testing
       Issue.record("a request during a delivery joins it")
       return
     }
-    guard case .complete(.finished) = machine.batchDelivered(returning: .none) else {
+    guard case .complete = machine.batchDelivered(returning: .none),
+      case .finished = machine.terminal
+    else {
       Issue.record("the finish follows the last value")
       return
     }

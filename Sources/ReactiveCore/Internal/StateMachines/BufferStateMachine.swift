@@ -4,7 +4,22 @@
 /// A value type with no lock of its own: ``BufferSubscription`` keeps it in
 /// ``Guarded/state``, feeds it events under the lock, and carries out the returned action
 /// once it has unlocked.
+///
+/// The subscription runs unspecialised, so the fields whose layout depends on `Failure`
+/// come last and the values' path never touches them: the others then sit at fixed
+/// offsets, reached without looking up this type's metadata.
 struct BufferStateMachine<Value, Failure: Error>: SubscribedState {
+  /// How upstream has ended.
+  enum Ending {
+    /// It has not.
+    case open
+    /// It finished: the finish goes downstream after the buffered values.
+    case finished
+    /// It failed, or a full buffer made its custom error: the failure goes downstream
+    /// without waiting for demand, ahead of the buffered values.
+    case failed
+  }
+
   /// Where the subscription stands with upstream; `.terminal` once downstream has its
   /// completion or has cancelled.
   var status = SubscriptionStatus.awaitingSubscription
@@ -12,23 +27,27 @@ struct BufferStateMachine<Value, Failure: Error>: SubscribedState {
   private(set) var demand = Subscribers.Demand.none
   /// The values waiting for demand, oldest first.
   private(set) var values: [Value] = []
-  /// How upstream ended (or the custom error of a full buffer), once it has: a failure
-  /// goes downstream without waiting for demand, a finish after the buffered values.
-  private(set) var terminal: Subscribers.Completion<Failure>?
+  /// How upstream ended, once it has; the error, if any, is ``failure``.
+  private var ending = Ending.open
   /// A delivery loop runs: a request made meanwhile only adds demand, which that loop
   /// picks up, so deliveries never overlap or recurse.
   private var isDelivering = false
   /// The most values kept.
   private let size: Int
+  /// The error upstream failed with (or the custom error), once ``ending`` is
+  /// `.failed`.
+  private var failure: Failure?
 
   /// An empty buffer of `size` values.
   init(size: Int) { self.size = size }
 
-  /// Whether upstream failed (or the buffer overflowed with a custom error): nothing it
-  /// sends counts any more.
-  private var hasFailed: Bool {
-    if case .failure = terminal { return true }
-    return false
+  /// How upstream ended, once it has: what goes downstream last.
+  var terminal: Subscribers.Completion<Failure>? {
+    switch ending {
+    case .open: nil
+    case .finished: .finished
+    case .failed: failure.map { .failure($0) }
+    }
   }
 
   /// What to do with a value from upstream.
@@ -47,7 +66,7 @@ struct BufferStateMachine<Value, Failure: Error>: SubscribedState {
   mutating func valueArrived(
     _ value: Value, whenFull: Publishers.BufferingStrategy<Failure>
   ) -> ValueAction {
-    guard case .subscribed(let subscription) = status, !hasFailed else { return .drop }
+    guard case .subscribed(let subscription) = status, ending != .failed else { return .drop }
     if values.count >= size {
       switch whenFull {
       case .dropNewest:
@@ -64,7 +83,10 @@ struct BufferStateMachine<Value, Failure: Error>: SubscribedState {
 
   /// The custom error of a full buffer is made: it ends the subscription, without
   /// waiting for demand, the next time values are delivered.
-  mutating func overflowed(with error: Failure) { terminal = .failure(error) }
+  mutating func overflowed(with error: Failure) {
+    ending = .failed
+    failure = error
+  }
 
   /// What to do when upstream completes.
   enum CompletionAction {
@@ -77,8 +99,14 @@ struct BufferStateMachine<Value, Failure: Error>: SubscribedState {
 
   /// Upstream completed; only its first completion counts.
   mutating func completed(_ completion: Subscribers.Completion<Failure>) -> CompletionAction {
-    guard case .subscribed = status, terminal == nil else { return .ignore }
-    terminal = completion
+    guard case .subscribed = status, ending == .open else { return .ignore }
+    switch completion {
+    case .finished:
+      ending = .finished
+    case .failure(let error):
+      ending = .failed
+      failure = error
+    }
     return .deliver
   }
 
@@ -105,8 +133,8 @@ struct BufferStateMachine<Value, Failure: Error>: SubscribedState {
     /// Hand these values downstream, then report with ``batchDelivered(returning:)``,
     /// which gives the next step.
     case values([Value])
-    /// Hand the completion downstream: the subscription ends.
-    case complete(Subscribers.Completion<Failure>)
+    /// Hand ``terminal`` downstream (read before unlocking): the subscription ends.
+    case complete
     /// Nothing is due: the loop ends.
     case idle
   }
@@ -115,20 +143,20 @@ struct BufferStateMachine<Value, Failure: Error>: SubscribedState {
   /// failure does not wait for demand; a finish waits for the buffered values).
   mutating func nextDelivery() -> DeliveryStep {
     guard case .subscribed = status else { return .idle }
-    let due: Subscribers.Completion<Failure>?
+    let isDue: Bool
     if demand == .none {
-      due = hasFailed ? terminal : nil
+      isDue = ending == .failed
     } else if values.isEmpty {
-      due = terminal
+      isDue = ending != .open
     } else {
       let batch = popValues(upTo: demand)
       demand -= batch.count
       isDelivering = true
       return .values(batch)
     }
-    guard let due else { return .idle }
+    guard isDue else { return .idle }
     status = .terminal
-    return .complete(due)
+    return .complete
   }
 
   /// A batch from ``nextDelivery()`` was delivered and the subscriber returned `more`.

@@ -1,16 +1,20 @@
 /// The state of a `Concatenate` subscription: which upstream is active, and the demand
 /// the prefix has not satisfied, which the suffix inherits.
 ///
-/// A value type with no lock of its own: ``ConcatenateInner`` keeps it in
-/// ``Guarded/state``, feeds it events under the lock, and carries out the returned action
-/// once it has unlocked.
-struct ConcatenateStateMachine<Suffix> {
+/// A value type with no lock of its own: ``ConcatenateInner`` keeps it (in a
+/// ``ConcatenateState``) in ``Guarded/state``, feeds it events under the lock, and
+/// carries out the returned action once it has unlocked.
+///
+/// Not generic: the suffix publisher waits in ``ConcatenateState`` instead, so that the
+/// subscription's unspecialised code reaches this state without looking up its type's
+/// metadata on every value.
+struct ConcatenateStateMachine {
   /// Which upstream is active.
   private enum Phase {
-    /// The prefix has not sent its subscription yet; the suffix publisher waits.
-    case awaitingPrefix(Suffix)
+    /// The prefix has not sent its subscription yet.
+    case awaitingPrefix
     /// The prefix runs; the suffix publisher waits for its finish.
-    case prefix(any Subscription, then: Suffix)
+    case prefix(any Subscription)
     /// The prefix finished and the suffix publisher has been handed its subscriber.
     case awaitingSuffix
     /// The suffix runs.
@@ -19,20 +23,19 @@ struct ConcatenateStateMachine<Suffix> {
     case terminal
   }
 
-  /// Which upstream is active; each phase holds what only it needs, so that the suffix
-  /// publisher is let go once subscribed to.
-  private var phase: Phase
+  /// Which upstream is active, with its subscription.
+  private var phase = Phase.awaitingPrefix
   /// Demand requested downstream and not yet satisfied by the prefix: what the suffix
   /// is asked for when it subscribes.
   private var pending = Subscribers.Demand.none
 
-  /// A subscription that will subscribe to `suffix` once the prefix finishes.
-  init(suffix: Suffix) { phase = .awaitingPrefix(suffix) }
+  /// A subscription waiting for the prefix.
+  init() {}
 
   /// The subscription of whichever upstream is active.
   private var active: (any Subscription)? {
     switch phase {
-    case .prefix(let subscription, _), .suffix(let subscription): subscription
+    case .prefix(let subscription), .suffix(let subscription): subscription
     case .awaitingPrefix, .awaitingSuffix, .terminal: nil
     }
   }
@@ -49,8 +52,8 @@ struct ConcatenateStateMachine<Suffix> {
 
   /// The prefix sent its subscription.
   mutating func prefixSubscribed(_ subscription: any Subscription) -> SubscriptionAction {
-    guard case .awaitingPrefix(let suffix) = phase else { return .cancel }
-    phase = .prefix(subscription, then: suffix)
+    guard case .awaitingPrefix = phase else { return .cancel }
+    phase = .prefix(subscription)
     return .handDownstream
   }
 
@@ -93,20 +96,20 @@ struct ConcatenateStateMachine<Suffix> {
     /// The prefix is not active: ignore it.
     case ignore
     /// It finished: subscribe to the suffix.
-    case subscribe(Suffix)
+    case subscribeSuffix
     /// It failed: deliver the failure.
     case fail
   }
 
   /// The prefix completed; a finish hands over to the suffix.
   mutating func prefixCompleted(failed: Bool) -> PrefixCompletionAction {
-    guard case .prefix(_, let suffix) = phase else { return .ignore }
+    guard case .prefix = phase else { return .ignore }
     guard !failed else {
       phase = .terminal
       return .fail
     }
     phase = .awaitingSuffix
-    return .subscribe(suffix)
+    return .subscribeSuffix
   }
 
   /// What to do when the suffix completes.
@@ -133,23 +136,64 @@ struct ConcatenateStateMachine<Suffix> {
     return active
   }
 
+  /// The subscriber cancelled: everything ends.
+  ///
+  /// - Returns: The active upstream's subscription, to cancel once unlocked.
+  mutating func cancelled() -> (any Subscription)? {
+    let active = self.active
+    phase = .terminal
+    return active
+  }
+}
+
+/// A ``ConcatenateStateMachine`` with the suffix publisher it subscribes to once the
+/// prefix finishes: what ``ConcatenateInner`` keeps in ``Guarded/state``.
+///
+/// The machine comes first, so that its place does not depend on the publisher's type.
+struct ConcatenateState<Suffix> {
+  /// Which upstream is active, and the demand the suffix inherits.
+  var machine = ConcatenateStateMachine()
+  /// The publisher to subscribe to after the prefix; let go once handed over, or on
+  /// cancellation, so that whatever it holds is released promptly.
+  private var suffix: Suffix?
+
+  /// A subscription that will subscribe to `suffix` once the prefix finishes.
+  init(suffix: Suffix) { self.suffix = suffix }
+
+  /// What to do when the prefix completes.
+  enum PrefixCompletionAction {
+    /// The prefix is not active: ignore it.
+    case ignore
+    /// It finished: subscribe to this publisher.
+    case subscribe(Suffix)
+    /// It failed: deliver the failure.
+    case fail
+  }
+
+  /// The prefix completed; a finish hands over to the suffix.
+  mutating func prefixCompleted(failed: Bool) -> PrefixCompletionAction {
+    switch machine.prefixCompleted(failed: failed) {
+    case .ignore:
+      return .ignore
+    case .fail:
+      suffix = nil
+      return .fail
+    case .subscribeSuffix:
+      guard let next = suffix.take() else { return .ignore }
+      return .subscribe(next)
+    }
+  }
+
   /// What to do when the subscriber cancels.
   enum CancelAction {
     /// Cancel the active upstream, if any, and release the suffix publisher if it had
-    /// not been subscribed (once unlocked: its `deinit` may run any code that re-enters
-    /// the subscription).
+    /// not been subscribed to (once unlocked: its `deinit` may run any code that
+    /// re-enters the subscription).
     case cancel((any Subscription)?, releasing: Suffix?)
   }
 
   /// The subscriber cancelled: everything ends.
   mutating func cancelled() -> CancelAction {
-    let suffix: Suffix? =
-      switch phase {
-      case .awaitingPrefix(let suffix), .prefix(_, let suffix): suffix
-      case .awaitingSuffix, .suffix, .terminal: nil
-      }
-    let action = CancelAction.cancel(active, releasing: suffix)
-    phase = .terminal
-    return action
+    .cancel(machine.cancelled(), releasing: suffix.take())
   }
 }

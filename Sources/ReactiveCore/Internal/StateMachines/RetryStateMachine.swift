@@ -49,7 +49,7 @@ struct RetryStateMachine<Upstream: Publisher, Downstream> {
   }
 
   /// An attempt sent its subscription.
-  mutating func subscribed(_ subscription: any Subscription) -> SubscriptionAction {
+  @inline(__always) mutating func subscribed(_ subscription: any Subscription) -> SubscriptionAction {
     guard case .ready(_, let downstream) = phase, upstream == nil else { return .cancel }
     upstream = subscription
     guard downstreamNeedsSubscription else { return .resume(request: demand) }
@@ -68,7 +68,7 @@ struct RetryStateMachine<Upstream: Publisher, Downstream> {
 
   /// A value arrived. Traps on a value nobody asked for, as Combine does (its demand
   /// would go negative).
-  mutating func valueArrived() -> ValueAction {
+  @inline(__always) mutating func valueArrived() -> ValueAction {
     guard case .ready(_, let downstream) = phase else { return .drop }
     precondition(demand > .none, "API Violation: received a value without demand")
     demand -= 1
@@ -79,7 +79,7 @@ struct RetryStateMachine<Upstream: Publisher, Downstream> {
   /// meanwhile, as Combine does: the cancelled attempt ignores the request.
   ///
   /// - Returns: The current attempt's subscription, to ask for `more` once unlocked.
-  mutating func demandAdded(_ more: Subscribers.Demand) -> (any Subscription)? {
+  @inline(__always) mutating func demandAdded(_ more: Subscribers.Demand) -> (any Subscription)? {
     demand += more
     return upstream
   }
@@ -87,7 +87,7 @@ struct RetryStateMachine<Upstream: Publisher, Downstream> {
   /// The subscriber asked for `additional` more; an ended subscription ignores it.
   ///
   /// - Returns: The current attempt's subscription, to ask once unlocked.
-  mutating func demandRequested(_ additional: Subscribers.Demand) -> (any Subscription)? {
+  @inline(__always) mutating func demandRequested(_ additional: Subscribers.Demand) -> (any Subscription)? {
     guard case .ready = phase else { return nil }
     return demandAdded(additional)
   }
@@ -105,7 +105,7 @@ struct RetryStateMachine<Upstream: Publisher, Downstream> {
   }
 
   /// Upstream completed: a failure is retried while retries are left.
-  mutating func completed(failed: Bool) -> CompletionAction {
+  @inline(__always) mutating func completed(failed: Bool) -> CompletionAction {
     guard case .ready(let publisher, let downstream) = phase else { return .ignore }
     guard failed, remaining.map({ $0 != 0 }) ?? true else {
       phase = .terminal
@@ -130,7 +130,7 @@ struct RetryStateMachine<Upstream: Publisher, Downstream> {
   }
 
   /// A resubscription returned.
-  mutating func resubscribed() -> ResubscribedAction {
+  @inline(__always) mutating func resubscribed() -> ResubscribedAction {
     guard needsResubscribe else {
       isResubscribing = false
       return .done
@@ -142,7 +142,7 @@ struct RetryStateMachine<Upstream: Publisher, Downstream> {
   /// The subscriber cancelled.
   ///
   /// - Returns: The current attempt's subscription, to cancel once unlocked.
-  mutating func cancelled() -> (any Subscription)? {
+  @inline(__always) mutating func cancelled() -> (any Subscription)? {
     guard case .ready = phase else { return nil }
     phase = .terminal
     return upstream

@@ -5,30 +5,24 @@
 /// ``Guarded/state``, feeds it events under the lock, and carries out the returned action
 /// once it has unlocked. Each inner publisher gets a generation, so that events from a
 /// replaced one are told apart and ignored.
+///
+/// The values' path (``innerValueArrived(generation:)``) reads only plain fields: matching
+/// an enum that holds a subscription would copy it, a retain and a release per value.
 struct SwitchToLatestStateMachine {
   /// Where the newest inner publisher stands.
   private enum Inner {
-    /// The inner publisher of this generation has been handed its subscriber but has not
-    /// sent its subscription yet; upstream's finish waits for it.
-    case awaitingSubscription(generation: UInt64)
-    /// The inner publisher of this generation is subscribed.
-    case subscribed(generation: UInt64, any Subscription)
-    /// No inner publisher runs: none came yet (generation 0), or the one of this
-    /// generation has completed or been let go.
-    case idle(generation: UInt64)
-
-    /// The generation whose events count; older ones are ignored.
-    var generation: UInt64 {
-      switch self {
-      case .awaitingSubscription(let generation), .subscribed(let generation, _),
-        .idle(let generation):
-        generation
-      }
-    }
+    /// It has been handed its subscriber but has not sent its subscription yet;
+    /// upstream's finish waits for it.
+    case awaitingSubscription
+    /// It is subscribed.
+    case subscribed(any Subscription)
+    /// No inner publisher runs: none came yet, or the current one has completed or
+    /// been let go.
+    case idle
 
     /// The inner subscription, if one is running.
     var subscription: (any Subscription)? {
-      if case .subscribed(_, let subscription) = self { return subscription }
+      if case .subscribed(let subscription) = self { return subscription }
       return nil
     }
   }
@@ -36,7 +30,11 @@ struct SwitchToLatestStateMachine {
   /// The upstream subscription (the publisher of publishers) while it runs.
   private var outer: (any Subscription)?
   /// The newest inner publisher.
-  private var inner = Inner.idle(generation: 0)
+  private var inner = Inner.idle
+  /// The generation of the newest inner publisher, whose events count (0 before the
+  /// first); older ones are ignored. Kept apart from ``inner`` so that checking a value's
+  /// generation does not copy the subscription.
+  private var generation: UInt64 = 0
   /// The generation the next inner publisher gets.
   private var nextGeneration: UInt64 = 1
   /// The subscriber cancelled, or an inner publisher failed: nothing more passes.
@@ -80,9 +78,9 @@ struct SwitchToLatestStateMachine {
   mutating func publisherArrived() -> PublisherAction {
     guard !isCancelled, !isOuterFinished else { return .ignore }
     let replaced = inner.subscription
-    let generation = nextGeneration
+    generation = nextGeneration
     nextGeneration += 1
-    inner = .awaitingSubscription(generation: generation)
+    inner = .awaitingSubscription
     return .subscribe(generation: generation, replacing: replaced)
   }
 
@@ -111,7 +109,7 @@ struct SwitchToLatestStateMachine {
     guard !isCancelled else { return .ignore }
     let replaced = inner.subscription
     // One still awaiting its subscription stays so: Combine lets its subscription in.
-    if case .subscribed(let generation, _) = inner { inner = .idle(generation: generation) }
+    if replaced != nil { inner = .idle }
     sentCompletion = true
     return .complete(cancelling: replaced)
   }
@@ -134,8 +132,9 @@ struct SwitchToLatestStateMachine {
   /// The subscriber cancelled: both sides go.
   mutating func cancelled() -> CancelAction {
     isCancelled = true
-    let action = CancelAction.cancel(inner: inner.subscription, outer: outer)
-    if case .subscribed(let generation, _) = inner { inner = .idle(generation: generation) }
+    let running = inner.subscription
+    let action = CancelAction.cancel(inner: running, outer: outer)
+    if running != nil { inner = .idle }
     outer = nil
     return action
   }
@@ -154,10 +153,10 @@ struct SwitchToLatestStateMachine {
   mutating func innerSubscribed(_ subscription: any Subscription, generation: UInt64)
     -> InnerSubscriptionAction
   {
-    guard inner.generation == generation, !isCancelled, inner.subscription == nil else {
+    guard self.generation == generation, !isCancelled, inner.subscription == nil else {
       return .cancel
     }
-    inner = .subscribed(generation: generation, subscription)
+    inner = .subscribed(subscription)
     return .request(demand)
   }
 
@@ -172,7 +171,7 @@ struct SwitchToLatestStateMachine {
   /// A value arrived from the inner publisher of `generation`. Traps on a value nobody
   /// asked for, as Combine does (its demand would go negative).
   mutating func innerValueArrived(generation: UInt64) -> InnerValueAction {
-    guard inner.generation == generation, !isCancelled else { return .drop }
+    guard self.generation == generation, !isCancelled else { return .drop }
     precondition(demand > .none, "API Violation: received a value without demand")
     demand -= 1
     return .deliver
@@ -206,9 +205,9 @@ struct SwitchToLatestStateMachine {
   ///
   /// - Returns: Whether its completion counts.
   private mutating func innerEnded(generation: UInt64) -> Bool {
-    guard inner.generation == generation, !isCancelled else { return false }
+    guard self.generation == generation, !isCancelled else { return false }
     if case .awaitingSubscription = inner { preconditionFailure("Unexpected completion") }
-    inner = .idle(generation: generation)
+    inner = .idle
     return true
   }
 }

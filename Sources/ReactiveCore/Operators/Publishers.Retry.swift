@@ -55,11 +55,11 @@ extension Publishers {
 /// subscription returns, not by recursion, so `retry(.max)` of a failing `Fail` does not
 /// grow the stack.
 ///
-/// - Note: Thread-safe. ``Guarded/lock`` guards the ``RetryStateMachine``, which
+/// - Note: Thread-safe. ``Guarded/lock`` guards the ``RetryState``, which
 ///   decides; this class carries out its actions once unlocked, so no upstream or
 ///   downstream code runs while the lock is held.
 final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>:
-  Guarded<RetryStateMachine<Upstream, Downstream>>, Subscriber, Subscription,
+  Guarded<RetryState<Upstream, Downstream>>, Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
@@ -68,8 +68,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
   init(parent: Publishers.Retry<Upstream>, downstream: Downstream) {
     super.init(
-      state: RetryStateMachine(
-        upstream: parent.upstream, retries: parent.retries, downstream: downstream))
+      state: RetryState(upstream: parent.upstream, retries: parent.retries, downstream: downstream))
   }
 
   func receive(subscription: any Subscription) {
@@ -85,10 +84,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard case .deliver(let downstream) = withLock({ $0.valueArrived() }) else { return .none }
+    guard let downstream = withLock({ $0.valueArrived() }) else { return .none }
     let more = downstream.receive(input)
     guard more != .none else { return .none }
-    withLock { $0.demandAdded(more) }?.request(more)
+    withLock { $0.machine.demandAdded(more) }?.request(more)
     return .none
   }
 
@@ -104,15 +103,20 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
       // retrying a publisher that fails at once does not grow the stack.
       repeat {
         publisher.receive(subscriber: self)
-      } while withLock({ $0.resubscribed() }) == .again
+      } while withLock({ $0.machine.resubscribed() }) == .again
     }
   }
 
   func request(_ demand: Subscribers.Demand) {
-    withLock { $0.demandRequested(demand) }?.request(demand)
+    withLock { $0.machine.demandRequested(demand) }?.request(demand)
   }
 
-  func cancel() { withLock { $0.cancelled() }?.cancel() }
+  func cancel() {
+    switch withLock({ $0.cancelled() }) {
+    case .cancel(let attempt, let released):
+      withExtendedLifetime(released) { attempt?.cancel() }
+    }
+  }
 
   var description: String { "Retry" }
   var customMirror: Mirror { Mirror(self, children: [:]) }

@@ -31,7 +31,8 @@ struct MulticastStateMachine<Downstream> {
   }
 
   /// The subject sent its subscription.
-  @inline(__always) mutating func subscribed(_ subscription: any Subscription) -> SubscriptionAction {
+  @inline(__always)
+  mutating func subscribed(_ subscription: any Subscription) -> SubscriptionAction {
     guard case .ready(let downstream) = state else { return .cancel }
     state = .subscribed(downstream, subscription)
     return .handTo(downstream)
@@ -47,7 +48,8 @@ struct MulticastStateMachine<Downstream> {
   }
 
   /// A value arrived from the subject, or the subscriber asked for more.
-  @inline(__always) func running() -> ForwardAction {
+  @inline(__always)
+  func running() -> ForwardAction {
     guard case .subscribed(let downstream, let subscription) = state else { return .ignore }
     return .forward(downstream, subscription)
   }
@@ -63,7 +65,8 @@ struct MulticastStateMachine<Downstream> {
 
   /// The subject completed, or the subscriber cancelled: the subscription ends, and
   /// lets go of the subscriber.
-  @inline(__always) mutating func ended() -> EndAction {
+  @inline(__always)
+  mutating func ended() -> EndAction {
     guard case .subscribed(let downstream, let subscription) = state else { return .ignore }
     state = .terminal
     return .end(downstream, subscription)

@@ -129,17 +129,16 @@ extension Publishers {
 /// subscriber sees one "Multicast" subscription, and the demand it returns from a value is
 /// asked of the subject as a request. It keeps the subscriber until it ends.
 ///
-/// - Note: Thread-safe. ``Guarded/lock`` guards the ``MulticastStateMachine``; subject
-///   and subscriber run without it.
-final class MulticastSubscription<Downstream: Subscriber>: Guarded<
-  MulticastStateMachine<Downstream>
->, Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-CustomPlaygroundDisplayConvertible, @unchecked Sendable
+/// - Note: Thread-safe. ``Guarded/lock`` guards the ``MulticastState``; subject and
+///   subscriber run without it.
+final class MulticastSubscription<Downstream: Subscriber>: Guarded<MulticastState<Downstream>>,
+  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
 
-  init(downstream: Downstream) { super.init(state: MulticastStateMachine(downstream: downstream)) }
+  init(downstream: Downstream) { super.init(state: .ready(downstream)) }
 
   func receive(subscription: any Subscription) {
     switch withLock({ $0.subscribed(subscription) }) {
@@ -149,9 +148,12 @@ CustomPlaygroundDisplayConvertible, @unchecked Sendable
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard case .forward(let downstream, let subscription) = withLock({ $0.running() }) else {
+    lock.lock()
+    guard case .subscribed(let downstream, let subscription) = state else {
+      lock.unlock()
       return .none
     }
+    lock.unlock()
     let more = downstream.receive(input)
     if more > .none { subscription.request(more) }
     return .none
@@ -163,7 +165,12 @@ CustomPlaygroundDisplayConvertible, @unchecked Sendable
   }
 
   func request(_ demand: Subscribers.Demand) {
-    guard case .forward(_, let subscription) = withLock({ $0.running() }) else { return }
+    lock.lock()
+    guard case .subscribed(_, let subscription) = state else {
+      lock.unlock()
+      return
+    }
+    lock.unlock()
     subscription.request(demand)
   }
 

@@ -4,23 +4,16 @@
 ///
 /// A value type with no lock of its own: ``MulticastSubscription`` keeps it in
 /// ``Guarded/state``, feeds it events under the lock, and carries out the returned action
-/// once it has unlocked.
-struct MulticastStateMachine<Downstream> {
-  /// Where the subscription stands.
-  private enum State {
-    /// Waiting for the subject's subscription.
-    case ready(Downstream)
-    /// The subject's subscription has arrived.
-    case subscribed(Downstream, any Subscription)
-    /// Completed or cancelled: the subscriber is let go.
-    case terminal
-  }
-
-  /// Where the subscription stands; the subscriber is held only while it runs.
-  private var state: State
-
-  /// A subscription for `downstream`, waiting for the subject.
-  init(downstream: Downstream) { state = .ready(downstream) }
+/// once it has unlocked. A value or a request only reads it, which the
+/// subscription does in place: it runs unspecialised, and building a generic action per
+/// value would look up that action's metadata each time.
+enum MulticastState<Downstream> {
+  /// Waiting for the subject's subscription.
+  case ready(Downstream)
+  /// The subject's subscription has arrived.
+  case subscribed(Downstream, any Subscription)
+  /// Completed or cancelled: the subscriber is let go.
+  case terminal
 
   /// What to do with the subject's subscription.
   enum SubscriptionAction {
@@ -31,27 +24,10 @@ struct MulticastStateMachine<Downstream> {
   }
 
   /// The subject sent its subscription.
-  @inline(__always)
   mutating func subscribed(_ subscription: any Subscription) -> SubscriptionAction {
-    guard case .ready(let downstream) = state else { return .cancel }
-    state = .subscribed(downstream, subscription)
+    guard case .ready(let downstream) = self else { return .cancel }
+    self = .subscribed(downstream, subscription)
     return .handTo(downstream)
-  }
-
-  /// What to do with a value, or a request, while the subscription runs.
-  enum ForwardAction {
-    /// The subscription is not running: nothing passes.
-    case ignore
-    /// Pass it on: the value to this subscriber, and what it returns (or the request)
-    /// to this subscription of the subject.
-    case forward(Downstream, any Subscription)
-  }
-
-  /// A value arrived from the subject, or the subscriber asked for more.
-  @inline(__always)
-  func running() -> ForwardAction {
-    guard case .subscribed(let downstream, let subscription) = state else { return .ignore }
-    return .forward(downstream, subscription)
   }
 
   /// What to do when the subject completes or the subscriber cancels.
@@ -64,11 +40,10 @@ struct MulticastStateMachine<Downstream> {
   }
 
   /// The subject completed, or the subscriber cancelled: the subscription ends, and
-  /// lets go of the subscriber.
-  @inline(__always)
+  /// lets go of the subscriber (once unlocked, with the action).
   mutating func ended() -> EndAction {
-    guard case .subscribed(let downstream, let subscription) = state else { return .ignore }
-    state = .terminal
+    guard case .subscribed(let downstream, let subscription) = self else { return .ignore }
+    self = .terminal
     return .end(downstream, subscription)
   }
 }

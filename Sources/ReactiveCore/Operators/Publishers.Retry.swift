@@ -84,7 +84,12 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard let downstream = withLock({ $0.valueArrived() }) else { return .none }
+    lock.lock()
+    guard case .deliver = state.machine.valueArrived(), let downstream = state.downstream else {
+      lock.unlock()
+      return .none
+    }
+    lock.unlock()
     let more = downstream.receive(input)
     guard more != .none else { return .none }
     withLock { $0.machine.demandAdded(more) }?.request(more)

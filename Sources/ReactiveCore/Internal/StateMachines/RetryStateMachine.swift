@@ -171,8 +171,10 @@ struct RetryStateMachine {
 struct RetryState<Upstream, Downstream> {
   /// The attempts, the retries left and the demand.
   var machine: RetryStateMachine
-  /// The subscriber, until the subscription ends.
-  private var downstream: Downstream?
+  /// The subscriber, until the subscription ends. A value reads it in place, with the
+  /// lock held, rather than through a generic action, whose metadata the unspecialised
+  /// subscription would look up each time.
+  private(set) var downstream: Downstream?
   /// The publisher to subscribe to again, until the subscription ends.
   private var upstream: Upstream?
 
@@ -204,15 +206,6 @@ struct RetryState<Upstream, Downstream> {
       guard let downstream else { return .cancel }
       return .start(downstream, request: demand)
     }
-  }
-
-  /// A value arrived; see ``RetryStateMachine/valueArrived()``.
-  ///
-  /// - Returns: The subscriber to deliver it to, or `nil` to drop it.
-  @inline(__always)
-  mutating func valueArrived() -> Downstream? {
-    guard case .deliver = machine.valueArrived() else { return nil }
-    return downstream
   }
 
   /// What to do when upstream completes.

@@ -63,6 +63,7 @@ struct BufferStateMachine<Value, Failure: Error>: SubscribedState {
   }
 
   /// A value arrived from upstream; a full buffer applies `whenFull`.
+  @inline(__always)
   mutating func valueArrived(
     _ value: Value, whenFull: Publishers.BufferingStrategy<Failure>
   ) -> ValueAction {
@@ -122,6 +123,7 @@ struct BufferStateMachine<Value, Failure: Error>: SubscribedState {
   }
 
   /// The subscriber asked for `additional` more.
+  @inline(__always)
   mutating func demandRequested(_ additional: Subscribers.Demand) -> RequestAction {
     guard case .subscribed(let subscription) = status else { return .ignore }
     demand += additional
@@ -141,6 +143,7 @@ struct BufferStateMachine<Value, Failure: Error>: SubscribedState {
 
   /// What is due next: the values the subscriber has asked for, then the completion (a
   /// failure does not wait for demand; a finish waits for the buffered values).
+  @inline(__always)
   mutating func nextDelivery() -> DeliveryStep {
     guard case .subscribed = status else { return .idle }
     let isDue: Bool
@@ -163,6 +166,7 @@ struct BufferStateMachine<Value, Failure: Error>: SubscribedState {
   ///
   /// - Returns: The next step, decided in the same critical section, so that a request
   ///   from another thread never finds the loop paused and starts a second one.
+  @inline(__always)
   mutating func batchDelivered(returning more: Subscribers.Demand) -> DeliveryStep {
     isDelivering = false
     demand += more

@@ -140,7 +140,7 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
   }
 
   var description: String { "NotificationCenter Observer" }
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
   var playgroundDescription: Any { description }
 }
 

@@ -230,7 +230,7 @@ where Downstream.Failure == any Error {
       ("downstream", downstream), ("finished", state.isFinished),
       ("upstreamSubscription", state.upstream as Any),
     ]
-    return Mirror(self, children: children)
+    return Mirror(self, children: children, ancestorRepresentation: .suppressed)
   }
 
   /// The operator's name.

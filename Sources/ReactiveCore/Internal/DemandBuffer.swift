@@ -48,8 +48,8 @@ package class DemandBuffer<Downstream: Subscriber, Extra>: Guarded<
   @inlinable
   final func pushThenUnlock(_ value: Output) {
     guard let target = state.downstream, state.completion == nil else { return lock.unlock() }
-    guard !state.isDraining, state.head == state.values.count, state.demand > 0 else {
-      state.enqueue(value, limit: limit)
+    guard !state.isDraining, state.values.isEmpty, state.demand > 0 else {
+      state.values.append(value, limit: limit)
       return drainThenUnlock()
     }
     // Nothing waits and there is demand: straight to the subscriber, no queue.
@@ -67,7 +67,7 @@ package class DemandBuffer<Downstream: Subscriber, Extra>: Guarded<
   /// delivers it. For replaying values before the subscriber has its subscription.
   @inlinable
   package final func enqueue(_ value: Output) {
-    withLock { $0.enqueue(value, limit: limit) }
+    withLock { $0.values.append(value, limit: limit) }
   }
 
   /// Queues the completion and delivers what it can. A finish waits behind the held
@@ -88,10 +88,7 @@ package class DemandBuffer<Downstream: Subscriber, Extra>: Guarded<
   ) {
     guard state.downstream != nil, state.completion == nil else { return lock.unlock() }
     state.completion = completion
-    if discardingHeld, case .failure = completion {
-      state.values.removeAll()
-      state.head = 0
-    }
+    if discardingHeld, case .failure = completion { state.values.removeAll() }
     drainThenUnlock()
   }
 
@@ -110,8 +107,7 @@ package class DemandBuffer<Downstream: Subscriber, Extra>: Guarded<
     let released = withLock { state -> DemandBufferState<Downstream, Void> in
       defer {
         state.downstream = nil
-        state.values = []
-        state.head = 0
+        state.values.removeAll()
       }
       return DemandBufferState(downstream: state.downstream, values: state.values)
     }
@@ -132,7 +128,7 @@ package class DemandBuffer<Downstream: Subscriber, Extra>: Guarded<
         let more = target.receive(value)
         lock.lock()
         if state.downstream != nil { state.demand += more }
-      } else if state.head == state.values.count, let completion = state.completion {
+      } else if state.values.isEmpty, let completion = state.completion {
         state.downstream = nil
         state.isDraining = false
         lock.unlock()
@@ -159,12 +155,9 @@ extension DemandBuffer where Extra == Void {
 /// the subscriber, and what a subclass adds (`extra`).
 @usableFromInline
 package struct DemandBufferState<Downstream: Subscriber, Extra> {
-  /// The held values; those before `head` are delivered.
+  /// The held values, oldest first.
   @usableFromInline
-  var values: [Downstream.Input] = []
-  /// The index of the first value not yet delivered.
-  @usableFromInline
-  var head = 0
+  var values = FIFOQueue<Downstream.Input>()
   /// What the subscriber asked for and has not received.
   @usableFromInline
   var demand = Subscribers.Demand.none
@@ -187,37 +180,18 @@ package struct DemandBufferState<Downstream: Subscriber, Extra> {
     self.extra = extra
   }
 
-  /// Holds `value`; with a `limit`, the oldest held value gives way.
-  @inlinable
-  mutating func enqueue(_ value: Downstream.Input, limit: Int?) {
-    if let limit, values.count - head >= limit {
-      head += 1
-    }
-    values.append(value)
-    if head > 32, head * 2 > values.count {
-      values.removeFirst(head)
-      head = 0
-    }
-  }
-
   /// Takes the next held value if the subscriber has demand for it.
   @inlinable
   mutating func nextDeliverable() -> Downstream.Input? {
-    guard head < values.count, demand > 0 else { return nil }
-    let value = values[head]
-    head += 1
-    if head == values.count {
-      values.removeAll(keepingCapacity: true)
-      head = 0
-    }
-    return value
+    guard demand > 0 else { return nil }
+    return values.popFirst()
   }
 }
 
 extension DemandBufferState where Extra == Void {
   /// What ``DemandBuffer/release()`` takes out, to drop after unlocking.
   @inlinable
-  init(downstream: Downstream?, values: [Downstream.Input]) {
+  init(downstream: Downstream?, values: FIFOQueue<Downstream.Input>) {
     self.init(downstream: downstream, extra: ())
     self.values = values
   }

@@ -99,7 +99,7 @@ final class EventTap<Downstream: Subscriber>: Guarded<EventTapState<Downstream>>
     return state.handlers
   }
 
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
   var playgroundDescription: Any { description }
 }
 

@@ -79,7 +79,9 @@ final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Sub
 
   @usableFromInline
   var customMirror: Mirror {
-    Mirror(self, children: [("downstream", downstream)] + (extraMirrorChildren?() ?? []))
+    Mirror(
+      self, children: [("downstream", downstream)] + (extraMirrorChildren?() ?? []),
+      ancestorRepresentation: .suppressed)
   }
 
   @usableFromInline

@@ -81,7 +81,7 @@ CustomPlaygroundDisplayConvertible, @unchecked Sendable
       ("downstream", downstream), ("result", result as Any), ("initial", initial as Any),
       ("status", state.status),
     ]
-    return Mirror(self, children: children)
+    return Mirror(self, children: children, ancestorRepresentation: .suppressed)
   }
 
   /// The operator's name.

@@ -51,7 +51,9 @@ struct Relay<Input, Failure: Error, Downstream: Subscriber>: Subscriber, CustomS
   func receive(completion: Subscribers.Completion<Failure>) { onCompletion(completion, downstream) }
 
   @usableFromInline
-  var customMirror: Mirror { Mirror(self, children: reflectedChildren?() ?? []) }
+  var customMirror: Mirror {
+    Mirror(self, children: reflectedChildren?() ?? [], ancestorRepresentation: .suppressed)
+  }
   @usableFromInline
   var playgroundDescription: Any { description }
 }

@@ -30,7 +30,7 @@ where Downstream.Failure == any Error {
   func transform(_ input: Input) throws -> Downstream.Input { fatalError("abstract") }
 
   var description: String { fatalError("abstract") }
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
   var playgroundDescription: Any { description }
 
   func receive(subscription: any Subscription) {
@@ -131,6 +131,8 @@ where Downstream.Failure == any Error {
 
   override var customMirror: Mirror {
     let status = withLock { $0 }
-    return Mirror(self, children: ["downstream": downstream, "status": status, "result": result])
+    return Mirror(
+      self, children: ["downstream": downstream, "status": status, "result": result],
+      ancestorRepresentation: .suppressed)
   }
 }

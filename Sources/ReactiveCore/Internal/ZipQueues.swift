@@ -48,9 +48,7 @@ struct ZipQueues<A, B, C, D, Output> {
 @usableFromInline
 struct SlotQueue<Value> {
   @usableFromInline
-  var values: [Value] = []
-  @usableFromInline
-  var head = 0
+  var values = FIFOQueue<Value>()
   @usableFromInline
   let constant: Value?
 
@@ -60,7 +58,7 @@ struct SlotQueue<Value> {
 
   /// Whether no value waits.
   @inlinable
-  var isEmpty: Bool { constant == nil && head == values.count }
+  var isEmpty: Bool { constant == nil && values.isEmpty }
 
   /// Queues a value.
   @inlinable
@@ -70,12 +68,7 @@ struct SlotQueue<Value> {
   @inlinable
   mutating func take() -> Value {
     if let constant { return constant }
-    let value = values[head]
-    head += 1
-    if head == values.count {
-      values.removeAll(keepingCapacity: true)
-      head = 0
-    }
+    guard let value = values.popFirst() else { preconditionFailure("taken from an empty queue") }
     return value
   }
 }

@@ -30,7 +30,7 @@ final class ZipSubscription<Downstream: Subscriber, A, B, C, D>: Guarded<
   /// The name Combine gives this subscription.
   var description: String { "Zip" }
   /// No children, as in Combine.
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
   /// The same as ``description``.
   var playgroundDescription: Any { description }
 

@@ -99,7 +99,9 @@ where Downstream.Input == Void, Downstream.Failure == Never {
   }
 
   var description: String { "ObservableObjectPublisher" }
-  var customMirror: Mirror { Mirror(self, children: [("downstream", downstream)]) }
+  var customMirror: Mirror {
+    Mirror(self, children: [("downstream", downstream)], ancestorRepresentation: .suppressed)
+  }
   var playgroundDescription: Any { description }
 }
 

@@ -106,7 +106,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   var description: String { "Autoconnect" }
-  var customMirror: Mirror { Mirror(self, children: ["parent": parent, "downstream": downstream]) }
+  var customMirror: Mirror {
+    Mirror(
+      self, children: ["parent": parent, "downstream": downstream],
+      ancestorRepresentation: .suppressed)
+  }
   var playgroundDescription: Any { description }
 }
 

@@ -125,9 +125,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
       return .none
     case .deliver:
       return deliver()
-    case .overflow(let makeError, let subscription):
-      let error = makeError()
-      withLock { $0.overflowed(with: error) }
+    case .overflow(let subscription):
       subscription.cancel()
       return .none
     }
@@ -184,7 +182,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         children: [
           "values": state.values, "state": state.status, "downstreamDemand": state.demand,
           "terminal": state.terminal as Any,
-        ])
+        ], ancestorRepresentation: .suppressed)
     }
   }
 

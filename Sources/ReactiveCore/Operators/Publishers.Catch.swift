@@ -278,7 +278,9 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
 
   var customMirror: Mirror {
     let demand = withLock { $0.demand }
-    return Mirror(self, children: ["downstream": downstream, "demand": demand])
+    return Mirror(
+      self, children: ["downstream": downstream, "demand": demand],
+      ancestorRepresentation: .suppressed)
   }
 
   var playgroundDescription: Any { description }

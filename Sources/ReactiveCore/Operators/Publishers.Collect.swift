@@ -92,7 +92,7 @@ where Downstream.Input == [Element] {
   /// Shows the number of elements collected so far.
   override var customMirror: Mirror {
     let children: [Mirror.Child] = [("count", currentResult?.count ?? 0)]
-    return Mirror(self, children: children)
+    return Mirror(self, children: children, ancestorRepresentation: .suppressed)
   }
 }
 
@@ -216,7 +216,7 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
       ("downstream", downstream), ("upstreamSubscription", state.upstream as Any),
       ("buffer", state.buffer), ("count", count),
     ]
-    return Mirror(self, children: children)
+    return Mirror(self, children: children, ancestorRepresentation: .suppressed)
   }
 
   /// The operator's name.

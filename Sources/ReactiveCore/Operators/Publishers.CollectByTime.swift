@@ -226,6 +226,6 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
   }
 
   var description: String { "CollectByTime" }
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
   var playgroundDescription: Any { description }
 }

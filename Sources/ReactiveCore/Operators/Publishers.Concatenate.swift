@@ -140,7 +140,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
   /// The name Combine gives this subscription.
   var description: String { "Concatenate" }
   /// No children, as in Combine.
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
   /// The same as ``description``.
   var playgroundDescription: Any { description }
 

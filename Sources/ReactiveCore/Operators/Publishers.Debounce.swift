@@ -193,7 +193,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
       "currentValue": state.machine.latest as Any,
     ]
     lock.unlock()
-    return Mirror(self, children: children)
+    return Mirror(self, children: children, ancestorRepresentation: .suppressed)
   }
 
   var playgroundDescription: Any { description }

@@ -126,6 +126,6 @@ final class DropSubscription<Downstream: Subscriber>: Guarded<DropSubscription<D
   }
 
   var description: String { "Drop" }
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
   var playgroundDescription: Any { description }
 }

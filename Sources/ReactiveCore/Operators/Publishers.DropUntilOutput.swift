@@ -147,7 +147,7 @@ where Downstream.Failure == Other.Failure {
   }
 
   var description: String { "DropUntilOutput" }
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
   var playgroundDescription: Any { description }
 
   fileprivate func otherReceive(subscription: any Subscription) {
@@ -207,7 +207,7 @@ where Downstream.Failure == Other.Failure {
     }
 
     var description: String { "DropUntilOutput" }
-    var customMirror: Mirror { Mirror(self, children: [:]) }
+    var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
     var playgroundDescription: Any { description }
   }
 }

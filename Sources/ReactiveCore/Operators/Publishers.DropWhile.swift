@@ -175,6 +175,6 @@ where Downstream.Input == Input {
   }
 
   var description: String { name }
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
   var playgroundDescription: Any { description }
 }

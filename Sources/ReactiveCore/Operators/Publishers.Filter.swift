@@ -96,7 +96,7 @@ struct FilterInner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
   @usableFromInline
   var description: String { "Filter" }
   @usableFromInline
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
   @usableFromInline
   var playgroundDescription: Any { description }
 }

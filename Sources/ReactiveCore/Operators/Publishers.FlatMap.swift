@@ -337,7 +337,7 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
   @inlinable
   var description: String { "FlatMap" }
   @inlinable
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
   @inlinable
   var playgroundDescription: Any { description }
 
@@ -378,7 +378,9 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
     /// Combine's one child: the identifier of the subscription it reports to.
     @usableFromInline
     var customMirror: Mirror {
-      Mirror(self, children: [("parentSubscription", parent.combineIdentifier)])
+      Mirror(
+        self, children: [("parentSubscription", parent.combineIdentifier)],
+        ancestorRepresentation: .suppressed)
     }
     @usableFromInline
     var playgroundDescription: Any { description }

@@ -102,7 +102,7 @@ struct MapInner<Input, Downstream: Subscriber>: Subscriber, CustomStringConverti
   @usableFromInline
   var description: String { "Map" }
   @usableFromInline
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
   @usableFromInline
   var playgroundDescription: Any { description }
 }

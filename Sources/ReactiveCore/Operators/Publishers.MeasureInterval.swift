@@ -135,6 +135,6 @@ where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure =
   }
 
   var description: String { "MeasureInterval" }
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
   var playgroundDescription: Any { description }
 }

@@ -180,6 +180,6 @@ final class MulticastSubscription<Downstream: Subscriber>: Guarded<MulticastStat
   }
 
   var description: String { "Multicast" }
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
   var playgroundDescription: Any { description }
 }

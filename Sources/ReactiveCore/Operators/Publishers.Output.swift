@@ -168,7 +168,7 @@ private final class OutputSubscription<Downstream: Subscriber>:
   /// The operator's name, as Combine spells it.
   var description: String { "Output" }
   /// No children, as in Combine.
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
   /// The operator's name.
   var playgroundDescription: Any { description }
 }

@@ -103,6 +103,6 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   func cancel() { endSubscribed()?.cancel() }
 
   var description: String { "ReceiveOn" }
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
   var playgroundDescription: Any { description }
 }

@@ -133,7 +133,7 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>:
   /// The operator's name, as Combine spells it.
   var description: String { "ReplaceEmpty" }
   /// No children, as in Combine.
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
   /// The operator's name.
   var playgroundDescription: Any { description }
 }

@@ -139,7 +139,7 @@ where Downstream.Failure == Never {
   /// The operator's name, as Combine spells it.
   var description: String { "ReplaceError" }
   /// No children, as in Combine.
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
   /// The operator's name.
   var playgroundDescription: Any { description }
 }

@@ -155,7 +155,7 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
   }
 
   var description: String { "SwitchToLatest" }
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
   var playgroundDescription: Any { description }
 
   // MARK: The current inner publisher
@@ -228,7 +228,9 @@ where Downstream.Input == Inner.Output, Downstream.Failure == Inner.Failure {
 
     var description: String { "SwitchToLatest" }
     var customMirror: Mirror {
-      Mirror(self, children: ["parentSubscription": parent.combineIdentifier])
+      Mirror(
+        self, children: ["parentSubscription": parent.combineIdentifier],
+        ancestorRepresentation: .suppressed)
     }
     var playgroundDescription: Any { description }
   }

@@ -208,6 +208,6 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   var description: String { "Throttle" }
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
   var playgroundDescription: Any { description }
 }

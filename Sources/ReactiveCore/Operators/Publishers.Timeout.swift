@@ -230,6 +230,6 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   func cancel() { endSubscribed { $0.ended() }?.cancel() }
 
   var description: String { "Timeout" }
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
   var playgroundDescription: Any { description }
 }

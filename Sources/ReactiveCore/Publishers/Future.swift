@@ -110,7 +110,7 @@ CustomPlaygroundDisplayConvertible, @unchecked Sendable
         "hasAnyDemand": state.hasDemand, "subject": state.parent as Any,
       ]
     }
-    return Mirror(self, children: children)
+    return Mirror(self, children: children, ancestorRepresentation: .suppressed)
   }
   var playgroundDescription: Any { description }
 }

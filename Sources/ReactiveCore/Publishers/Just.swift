@@ -96,7 +96,9 @@ final class SingleValueSubscription<Downstream: Subscriber>:
   @usableFromInline
   var customMirror: Mirror {
     let value = withLock { $0?.value }
-    return Mirror(self, children: value.map { [(label: nil, value: $0 as Any)] } ?? [])
+    return Mirror(
+      self, children: value.map { [(label: nil, value: $0 as Any)] } ?? [],
+      ancestorRepresentation: .suppressed)
   }
   @usableFromInline
   var playgroundDescription: Any { description }

@@ -130,8 +130,12 @@ where Downstream.Input == Elements.Element {
   /// Combine's children: the sequence, and for a record also its completion.
   var customMirror: Mirror {
     let sequence: Any = withLock { $0.elements } ?? [Elements.Element]()
-    guard mirrorsCompletion else { return Mirror(self, children: ["sequence": sequence]) }
-    return Mirror(self, children: ["sequence": sequence, "completion": completion])
+    guard mirrorsCompletion else {
+      return Mirror(self, children: ["sequence": sequence], ancestorRepresentation: .suppressed)
+    }
+    return Mirror(
+      self, children: ["sequence": sequence, "completion": completion],
+      ancestorRepresentation: .suppressed)
   }
   var playgroundDescription: Any { description }
 }

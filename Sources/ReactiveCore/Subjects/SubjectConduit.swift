@@ -56,7 +56,7 @@ class SubjectConduit<Output, Failure: Error>: SubscriptionObject, CustomStringCo
   var description: String { "Subject" }
 
   @usableFromInline
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
 
   @usableFromInline
   var playgroundDescription: Any { description }
@@ -525,7 +525,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
       children: [
         "parent": parent as Any, "downstream": subscriber as Any, "demand": demand,
         "subject": parent as Any,
-      ])
+      ], ancestorRepresentation: .suppressed)
   }
 }
 

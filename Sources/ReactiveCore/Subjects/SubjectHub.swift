@@ -7,7 +7,7 @@ import Synchronization
 /// after unlocking, so subscribers run without any subject lock held.
 @usableFromInline
 final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, Failure>>,
-  ConduitParent, CustomStringConvertible, @unchecked Sendable
+  ConduitParent, CustomStringConvertible, CustomReflectable, @unchecked Sendable
 {
   /// `hasAnyDownstreamDemand`, readable without the lock (it only ever becomes true), so
   /// that requests after the first cost no lock.
@@ -25,6 +25,10 @@ final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, 
   /// The subject's name, as a conduit's mirror shows its parent.
   @usableFromInline
   var description: String { kind.name }
+
+  /// No children: a conduit's mirror shows the subject by name, as Combine's shows it.
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
   init(kind: SubjectKind, currentValue: Output? = nil) {
     self.kind = kind
     keepsValue = currentValue != nil

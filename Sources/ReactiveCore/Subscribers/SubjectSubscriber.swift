@@ -82,7 +82,7 @@ final class SubjectSubscriber<Downstream: Subject>: Guarded<SubjectSubscriber<Do
       children: [
         ("downstreamSubject", subject as Any), ("upstreamSubscription", upstream as Any),
         ("subject", subject as Any),
-      ])
+      ], ancestorRepresentation: .suppressed)
   }
 
   var playgroundDescription: Any { description }

@@ -87,7 +87,8 @@ extension Subscribers {
       let current = state.withLock { $0 }
       return Mirror(
         self,
-        children: ["object": current.object as Any, "keyPath": keyPath, "status": current.status])
+        children: ["object": current.object as Any, "keyPath": keyPath, "status": current.status],
+        ancestorRepresentation: .suppressed)
     }
 
     /// The same as ``description``.

@@ -173,7 +173,9 @@ extension Subscribers {
     public var description: String { "Sink" }
 
     /// A mirror with no children.
-    public var customMirror: Mirror { Mirror(self, children: [:]) }
+    public var customMirror: Mirror {
+      Mirror(self, children: [:], ancestorRepresentation: .suppressed)
+    }
 
     /// The same as ``description``.
     public var playgroundDescription: Any { description }

@@ -16,7 +16,7 @@ final class EmptySubscription: Subscription, CustomStringConvertible, CustomRefl
   func request(_ demand: Subscribers.Demand) {}
   func cancel() {}
   var description: String { "Empty" }
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
   var playgroundDescription: Any { description }
 }
 

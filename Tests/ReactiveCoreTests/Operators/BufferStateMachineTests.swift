@@ -24,19 +24,24 @@ import Testing
     #expect(oldest.values == [2, 3] && newest.values == [1, 2])
   }
 
-  @Test func aFullBufferWithACustomErrorHandsOutTheClosureAndUpstream() {
+  @Test func aFullBufferWithACustomErrorMakesItAtOnceAndHandsOutUpstream() {
     let upstream = RecordingSubscription()
     var machine = Self.subscribed(size: 1, to: upstream)
     _ = machine.valueArrived(1, whenFull: .customError { .oops })
+    var made = 0
     guard
-      case .overflow(let makeError, let cancelling) = machine.valueArrived(
-        2, whenFull: .customError { .oops })
+      case .overflow(let cancelling) = machine.valueArrived(
+        2,
+        whenFull: .customError {
+          made += 1
+          return .oops
+        })
     else {
       Issue.record("a full buffer with a custom error overflows")
       return
     }
+    #expect(made == 1)
     #expect(ObjectIdentifier(cancelling as AnyObject) == ObjectIdentifier(upstream))
-    machine.overflowed(with: makeError())
     // The failure does not wait for demand, and goes ahead of the buffered value.
     guard case .complete = machine.nextDelivery(), case .failure(.oops) = machine.terminal else {
       Issue.record("the custom error goes out without demand")

@@ -57,9 +57,9 @@ struct BufferStateMachine<Value, Failure: Error>: SubscribedState {
     /// The value is buffered, or dropped as the newest of a full buffer: deliver what
     /// the subscriber has asked for.
     case deliver
-    /// The buffer is full and the strategy is a custom error: make it (user code, so
-    /// after unlocking), record it with ``overflowed(with:)``, then cancel upstream.
-    case overflow(makeError: () -> Failure, cancelling: any Subscription)
+    /// The buffer was full and the strategy a custom error, now made and recorded:
+    /// cancel upstream.
+    case overflow(cancelling: any Subscription)
   }
 
   /// A value arrived from upstream; a full buffer applies `whenFull`.
@@ -75,7 +75,10 @@ struct BufferStateMachine<Value, Failure: Error>: SubscribedState {
       case .dropOldest:
         if !values.isEmpty { values.removeFirst() }
       case .customError(let makeError):
-        return .overflow(makeError: makeError, cancelling: subscription)
+        // Made under the lock, as Combine does: an error closure that sends to the buffer
+        // again deadlocks there, and the tests of Combine's behaviour expect that trap.
+        overflowed(with: makeError())
+        return .overflow(cancelling: subscription)
       }
     }
     values.append(value)

@@ -70,13 +70,9 @@ struct FlatMapStateMachine<Output>: SubscribedState {
   /// What the subscriber has asked for and not yet received.
   @usableFromInline
   var demand = Subscribers.Demand.none
-  /// Values that found no demand, oldest at ``bufferHead``.
+  /// Values that found no demand, oldest first.
   @usableFromInline
-  var buffer: ContiguousArray<Buffered> = []
-  /// The oldest value of ``buffer`` not yet delivered: popping moves it rather than
-  /// shifting the array.
-  @usableFromInline
-  var bufferHead = 0
+  var buffer = FIFOQueue<Buffered>()
   /// How many drains are asking an inner publisher for more right now; a value that
   /// arrives meanwhile joins the buffer, behind the values already waiting.
   @usableFromInline
@@ -120,7 +116,7 @@ struct FlatMapStateMachine<Output>: SubscribedState {
   /// nothing waits in the buffer, so that `.finished` is sent exactly once.
   @inlinable @inline(__always)
   mutating func finishIfDone() -> FinishAction {
-    guard phase == .running, upstreamIsDone, bufferHead == buffer.count, inners.isEmpty,
+    guard phase == .running, upstreamIsDone, buffer.isEmpty, inners.isEmpty,
       pendingInners == 0
     else { return .wait }
     phase = .completed
@@ -228,7 +224,7 @@ struct FlatMapStateMachine<Output>: SubscribedState {
   @inlinable @inline(__always)
   mutating func deliveredOne(returning more: Subscribers.Demand) -> AfterDeliveryAction {
     demand += more
-    return demand > 0 && bufferHead < buffer.count ? .drain : .idle
+    return demand > 0 && !buffer.isEmpty ? .drain : .idle
   }
 
   /// The next step of draining the buffer.
@@ -250,17 +246,11 @@ struct FlatMapStateMachine<Output>: SubscribedState {
   /// whether everything is done.
   @inlinable
   mutating func nextBuffered() -> DrainStep {
-    guard demand > 0, bufferHead < buffer.count else {
+    guard demand > 0, let entry = buffer.popFirst() else {
       switch finishIfDone() {
       case .wait: return .wait
       case .finish: return .finish
       }
-    }
-    let entry = buffer[bufferHead]
-    bufferHead += 1
-    if bufferHead == buffer.count {
-      buffer.removeAll(keepingCapacity: true)
-      bufferHead = 0
     }
     demand -= 1
     guard let source = inners[entry.source] else { return .deliver(entry.value) }
@@ -358,10 +348,7 @@ struct FlatMapStateMachine<Output>: SubscribedState {
     let becameUnlimited = !wasUnlimited && demand == .unlimited
     if insideDelivery { return becameUnlimited ? .requestUnlimited(from: inners) : .none }
     guard becameUnlimited else { return .drain }
-    let waiting = buffer[bufferHead...]
-    buffer = []
-    bufferHead = 0
-    return .flush(waiting, inners: inners)
+    return .flush(buffer.takeAll(), inners: inners)
   }
 
   /// What to do when the subscriber cancels.
@@ -373,7 +360,7 @@ struct FlatMapStateMachine<Output>: SubscribedState {
     /// waiting (once unlocked: a value's `deinit` may run any code).
     case cancel(
       inners: [Int: any Subscription], upstream: (any Subscription)?,
-      releasing: ContiguousArray<Buffered>)
+      releasing: FIFOQueue<Buffered>)
   }
 
   /// The subscriber cancelled. After an inner failure upstream is still subscribed
@@ -387,8 +374,7 @@ struct FlatMapStateMachine<Output>: SubscribedState {
       inners: inners, upstream: status.subscription, releasing: buffer)
     inners = [:]
     status = .terminal
-    buffer = []
-    bufferHead = 0
+    buffer.removeAll()
     return action
   }
 }

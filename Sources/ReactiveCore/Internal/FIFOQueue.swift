@@ -1,0 +1,67 @@
+/// A first-in, first-out queue over one array, for values that wait for demand
+/// (``DemandBuffer``, `flatMap`'s buffer, ``ZipQueues``).
+///
+/// Taking the oldest value moves an index instead of shifting the array, and the array is
+/// emptied, keeping its capacity, whenever the last value is taken: a queue that fills and
+/// drains in turn allocates once. Dropping the oldest values (a limit) compacts the array
+/// only once more than half of it is dropped, so each value is moved at most once.
+@usableFromInline
+struct FIFOQueue<Element> {
+  /// The values; those before `head` are taken.
+  @usableFromInline
+  var storage: ContiguousArray<Element> = []
+  /// The index of the oldest value not yet taken.
+  @usableFromInline
+  var head = 0
+
+  /// An empty queue.
+  @inlinable
+  init() {}
+
+  /// Whether no value waits.
+  @inlinable
+  var isEmpty: Bool { head == storage.count }
+
+  /// How many values wait.
+  @inlinable
+  var count: Int { storage.count - head }
+
+  /// Queues `value`; with a `limit`, the oldest waiting value gives way when the queue
+  /// holds that many.
+  @inlinable
+  mutating func append(_ value: Element, limit: Int? = nil) {
+    if let limit, count >= limit { head += 1 }
+    storage.append(value)
+    if head > 32, head * 2 > storage.count {
+      storage.removeFirst(head)
+      head = 0
+    }
+  }
+
+  /// Takes the oldest value, if any.
+  @inlinable
+  mutating func popFirst() -> Element? {
+    guard head < storage.count else { return nil }
+    let value = storage[head]
+    head += 1
+    if head == storage.count {
+      storage.removeAll(keepingCapacity: true)
+      head = 0
+    }
+    return value
+  }
+
+  /// Takes every waiting value, oldest first, leaving the queue empty.
+  @inlinable
+  mutating func takeAll() -> ArraySlice<Element> {
+    defer { removeAll() }
+    return ArraySlice(storage[head...])
+  }
+
+  /// Drops every value.
+  @inlinable
+  mutating func removeAll() {
+    storage = []
+    head = 0
+  }
+}

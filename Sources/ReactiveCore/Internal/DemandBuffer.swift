@@ -8,20 +8,50 @@
 /// `limit`, the oldest held value gives way to a new one (a limit of 1 keeps only the
 /// latest).
 ///
-/// - Invariant: `lock` guards ``DemandBufferState``, which also carries what a subclass
-///   keeps under the same lock (`Extra`). One thread at a time delivers (`isDraining`);
-///   whichever call finds work while nobody delivers does it, so a push from inside a
-///   delivery only queues. The lock is never held while the subscriber runs.
+/// - Invariant: `lock` guards every stored variable, `extra` (what a subclass keeps under
+///   the same lock) included. One thread at a time delivers (`isDraining`); whichever call
+///   finds work while nobody delivers does it, so a push from inside a delivery only
+///   queues. The lock is never held while the subscriber runs.
+///
+/// Its fields are the class's own rather than one `State` in ``Guarded``, with the
+/// run-time exclusivity check off: ReactiveExtras reaches a buffer from unspecialised code
+/// (a replay subject's type-erased connections), where each generic struct on the way
+/// costs a metadata lookup per call; a `State` struct made `ReplaySubject.send` 28% more
+/// instructions. `Internals.md` lists it among the few such places.
 @usableFromInline
-package class DemandBuffer<Downstream: Subscriber, Extra>: Guarded<
-  DemandBufferState<Downstream, Extra>
->, @unchecked Sendable
-{
+package class DemandBuffer<Downstream: Subscriber, Extra>: @unchecked Sendable {
   @usableFromInline
   package typealias Output = Downstream.Input
   @usableFromInline
   package typealias Failure = Downstream.Failure
 
+  /// Guards everything below, and a subclass's state.
+  @usableFromInline
+  final let lock = Lock()
+  @usableFromInline
+  @exclusivity(unchecked)
+  final var values: [Output] = []
+  /// The index of the first value not yet delivered.
+  @usableFromInline
+  @exclusivity(unchecked)
+  final var head = 0
+  @usableFromInline
+  @exclusivity(unchecked)
+  final var demand = Subscribers.Demand.none
+  @usableFromInline
+  @exclusivity(unchecked)
+  final var completion: Subscribers.Completion<Failure>?
+  @usableFromInline
+  @exclusivity(unchecked)
+  final var isDraining = false
+  /// The subscriber, until it completes or cancels.
+  @usableFromInline
+  @exclusivity(unchecked)
+  final var downstream: Downstream?
+  /// What a subclass keeps under the same lock.
+  @usableFromInline
+  @exclusivity(unchecked)
+  final var extra: Extra
   @usableFromInline
   final let limit: Int?
 
@@ -29,13 +59,14 @@ package class DemandBuffer<Downstream: Subscriber, Extra>: Guarded<
   /// subclass's `extra` state.
   @inlinable
   package init(_ downstream: Downstream, limit: Int? = nil, extra: Extra) {
+    self.downstream = downstream
     self.limit = limit
-    super.init(state: DemandBufferState(downstream: downstream, extra: extra))
+    self.extra = extra
   }
 
   /// Whether the subscriber has gone (completed or cancelled).
   @inlinable
-  package final var isEnded: Bool { withLock { $0.downstream == nil } }
+  package final var isEnded: Bool { lock.withLock { downstream == nil } }
 
   /// Queues a value and delivers what demand allows.
   @inlinable
@@ -47,19 +78,19 @@ package class DemandBuffer<Downstream: Subscriber, Extra>: Guarded<
   /// ``push(_:)`` for a caller that holds the lock; returns with it released.
   @inlinable
   final func pushThenUnlock(_ value: Output) {
-    guard let target = state.downstream, state.completion == nil else { return lock.unlock() }
-    guard !state.isDraining, state.values.isEmpty, state.demand > 0 else {
-      state.values.append(value, limit: limit)
+    guard let target = downstream, completion == nil else { return lock.unlock() }
+    guard !isDraining, head == values.count, demand > 0 else {
+      enqueueLocked(value)
       return drainThenUnlock()
     }
     // Nothing waits and there is demand: straight to the subscriber, no queue.
-    state.demand -= 1
-    state.isDraining = true
+    demand -= 1
+    isDraining = true
     lock.unlock()
     let more = target.receive(value)
     lock.lock()
-    if state.downstream != nil { state.demand += more }
-    state.isDraining = false
+    if downstream != nil { demand += more }
+    isDraining = false
     drainThenUnlock()
   }
 
@@ -67,7 +98,7 @@ package class DemandBuffer<Downstream: Subscriber, Extra>: Guarded<
   /// delivers it. For replaying values before the subscriber has its subscription.
   @inlinable
   package final func enqueue(_ value: Output) {
-    withLock { $0.values.append(value, limit: limit) }
+    lock.withLock { enqueueLocked(value) }
   }
 
   /// Queues the completion and delivers what it can. A finish waits behind the held
@@ -86,9 +117,12 @@ package class DemandBuffer<Downstream: Subscriber, Extra>: Guarded<
   final func completeThenUnlock(
     _ completion: Subscribers.Completion<Failure>, discardingHeld: Bool
   ) {
-    guard state.downstream != nil, state.completion == nil else { return lock.unlock() }
-    state.completion = completion
-    if discardingHeld, case .failure = completion { state.values.removeAll() }
+    guard downstream != nil, self.completion == nil else { return lock.unlock() }
+    self.completion = completion
+    if discardingHeld, case .failure = completion {
+      values.removeAll()
+      head = 0
+    }
     drainThenUnlock()
   }
 
@@ -96,41 +130,59 @@ package class DemandBuffer<Downstream: Subscriber, Extra>: Guarded<
   @inlinable
   package final func addDemand(_ demand: Subscribers.Demand) {
     lock.lock()
-    guard state.downstream != nil else { return lock.unlock() }
-    state.demand += demand
+    guard downstream != nil else { return lock.unlock() }
+    self.demand += demand
     drainThenUnlock()
   }
 
   /// Drops everything and lets go of the subscriber.
   @inlinable
   package final func release() {
-    let released = withLock { state -> DemandBufferState<Downstream, Void> in
-      defer {
-        state.downstream = nil
-        state.values.removeAll()
-      }
-      return DemandBufferState(downstream: state.downstream, values: state.values)
-    }
+    lock.lock()
+    let releasedSubscriber = downstream
+    let releasedValues = values
+    downstream = nil
+    values = []
+    head = 0
+    lock.unlock()
     // Dropped after unlocking: the subscriber's or a value's deinit may run any code.
-    withExtendedLifetime(released) {}
+    withExtendedLifetime((releasedSubscriber, releasedValues)) {}
+  }
+
+  @inlinable
+  final func enqueueLocked(_ value: Output) {
+    if let limit, values.count - head >= limit {
+      head += 1
+    }
+    values.append(value)
+    if head > 32, head * 2 > values.count {
+      values.removeFirst(head)
+      head = 0
+    }
   }
 
   /// Delivers held values while there is demand, then the completion once they are all
   /// out. Call with the lock held; returns with it released.
   @inlinable
   final func drainThenUnlock() {
-    guard !state.isDraining else { return lock.unlock() }
-    state.isDraining = true
-    while let target = state.downstream {
-      if let value = state.nextDeliverable() {
-        state.demand -= 1
+    guard !isDraining else { return lock.unlock() }
+    isDraining = true
+    while let target = downstream {
+      if head < values.count, demand > 0 {
+        let value = values[head]
+        head += 1
+        if head == values.count {
+          values.removeAll(keepingCapacity: true)
+          head = 0
+        }
+        demand -= 1
         lock.unlock()
         let more = target.receive(value)
         lock.lock()
-        if state.downstream != nil { state.demand += more }
-      } else if state.values.isEmpty, let completion = state.completion {
-        state.downstream = nil
-        state.isDraining = false
+        if downstream != nil { demand += more }
+      } else if head == values.count, let completion {
+        downstream = nil
+        isDraining = false
         lock.unlock()
         target.receive(completion: completion)
         return
@@ -138,7 +190,7 @@ package class DemandBuffer<Downstream: Subscriber, Extra>: Guarded<
         break
       }
     }
-    state.isDraining = false
+    isDraining = false
     lock.unlock()
   }
 }
@@ -148,51 +200,5 @@ extension DemandBuffer where Extra == Void {
   @inlinable
   package convenience init(_ downstream: Downstream, limit: Int? = nil) {
     self.init(downstream, limit: limit, extra: ())
-  }
-}
-
-/// What a ``DemandBuffer``'s lock guards: the held values, the demand, the completion and
-/// the subscriber, and what a subclass adds (`extra`).
-@usableFromInline
-package struct DemandBufferState<Downstream: Subscriber, Extra> {
-  /// The held values, oldest first.
-  @usableFromInline
-  var values = FIFOQueue<Downstream.Input>()
-  /// What the subscriber asked for and has not received.
-  @usableFromInline
-  var demand = Subscribers.Demand.none
-  /// The completion, delivered once every held value is out.
-  @usableFromInline
-  var completion: Subscribers.Completion<Downstream.Failure>?
-  /// Whether some thread is delivering.
-  @usableFromInline
-  var isDraining = false
-  /// The subscriber, until it completes or cancels.
-  @usableFromInline
-  var downstream: Downstream?
-  /// A subclass's own state, under the same lock.
-  @usableFromInline
-  var extra: Extra
-
-  @inlinable
-  init(downstream: Downstream?, extra: Extra) {
-    self.downstream = downstream
-    self.extra = extra
-  }
-
-  /// Takes the next held value if the subscriber has demand for it.
-  @inlinable
-  mutating func nextDeliverable() -> Downstream.Input? {
-    guard demand > 0 else { return nil }
-    return values.popFirst()
-  }
-}
-
-extension DemandBufferState where Extra == Void {
-  /// What ``DemandBuffer/release()`` takes out, to drop after unlocking.
-  @inlinable
-  init(downstream: Downstream?, values: FIFOQueue<Downstream.Input>) {
-    self.init(downstream: downstream, extra: ())
-    self.values = values
   }
 }

@@ -1,5 +1,6 @@
 /// A first-in, first-out queue over one array, for values that wait for demand
-/// (``DemandBuffer``, `flatMap`'s buffer, ``ZipQueues``).
+/// (`flatMap`'s buffer, ``ZipQueues``; ``DemandBuffer`` keeps the same two fields in
+/// itself, see there why).
 ///
 /// Taking the oldest value moves an index instead of shifting the array, and the array is
 /// emptied, keeping its capacity, whenever the last value is taken: a queue that fills and

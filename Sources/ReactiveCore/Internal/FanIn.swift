@@ -50,7 +50,7 @@ where Rule.Output == Downstream.Input {
   @inlinable
   func start(_ downstream: Downstream, attach: (FanIn) -> Void) {
     downstream.receive(subscription: self)
-    if withLock({ $0.extra.subscriptions.isEmpty }) { complete(.finished) }
+    if lock.withLock({ extra.subscriptions.isEmpty }) { complete(.finished) }
     attach(self)
   }
 
@@ -67,12 +67,12 @@ where Rule.Output == Downstream.Input {
   @inlinable
   func sideSubscribed(_ index: Int, _ subscription: any Subscription) {
     lock.lock()
-    guard !state.extra.isCancelled, state.extra.subscriptions[index] == nil else {
+    guard !extra.isCancelled, extra.subscriptions[index] == nil else {
       lock.unlock()
       return subscription.cancel()
     }
-    state.extra.subscriptions[index] = subscription
-    let demand = Rule.forwardsDemand ? state.extra.requested : .unlimited
+    extra.subscriptions[index] = subscription
+    let demand = Rule.forwardsDemand ? extra.requested : .unlimited
     lock.unlock()
     if demand > 0 { subscription.request(demand) }
   }
@@ -80,7 +80,7 @@ where Rule.Output == Downstream.Input {
   @inlinable
   func sideReceived<Input>(_ value: Input, accept: (inout Rule, Input) -> Rule.Output?) {
     lock.lock()
-    guard !state.extra.isCancelled, let output = accept(&state.extra.rule, value) else {
+    guard !extra.isCancelled, let output = accept(&extra.rule, value) else {
       return lock.unlock()
     }
     pushThenUnlock(output)
@@ -89,15 +89,15 @@ where Rule.Output == Downstream.Input {
   @inlinable
   func sideCompleted(_ index: Int, _ completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
-    state.extra.subscriptions[index] = nil
+    extra.subscriptions[index] = nil
     switch completion {
     case .finished:
-      guard !state.extra.isCancelled, state.extra.rule.sideFinished(index) else {
+      guard !extra.isCancelled, extra.rule.sideFinished(index) else {
         return lock.unlock()
       }
       completeThenCancelSides(completion)
     case .failure:
-      guard !state.extra.isCancelled else { return lock.unlock() }
+      guard !extra.isCancelled else { return lock.unlock() }
       // As Combine does: the other upstreams are cancelled before the failure goes out.
       let sides = takeSidesLocked()
       lock.unlock()
@@ -120,9 +120,9 @@ where Rule.Output == Downstream.Input {
   /// lock held.
   @inlinable
   func takeSidesLocked() -> [any Subscription] {
-    state.extra.isCancelled = true
-    let sides = state.extra.subscriptions.compactMap { $0 }
-    for index in state.extra.subscriptions.indices { state.extra.subscriptions[index] = nil }
+    extra.isCancelled = true
+    let sides = extra.subscriptions.compactMap { $0 }
+    for index in extra.subscriptions.indices { extra.subscriptions[index] = nil }
     return sides
   }
 
@@ -130,10 +130,10 @@ where Rule.Output == Downstream.Input {
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "demand must be greater than zero")
     lock.lock()
-    state.extra.requested += demand
+    extra.requested += demand
     let sides =
-      Rule.forwardsDemand && !state.extra.isCancelled
-      ? state.extra.subscriptions.compactMap { $0 } : []
+      Rule.forwardsDemand && !extra.isCancelled
+      ? extra.subscriptions.compactMap { $0 } : []
     lock.unlock()
     addDemand(demand)
     for side in sides { side.request(demand) }

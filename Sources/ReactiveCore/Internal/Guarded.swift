@@ -17,7 +17,7 @@
 ///   access; it would only cost time. This type, ``LockedBox`` and the few engines listed
 ///   in `Internals.md` are the only places where ReactiveCore turns it off.
 @usableFromInline
-package class Guarded<State>: @unchecked Sendable {
+class Guarded<State>: @unchecked Sendable {
   /// The lock that guards ``state``.
   @usableFromInline
   final let lock = Lock()

@@ -26,5 +26,8 @@ import Testing
     let mirror = held.withLock { $0 }.map { Mirror(reflecting: $0) }
     let last = mirror?.children.first { $0.label == "last" }?.value as? Int
     #expect(last == 7)
+    // Break the cycle the test built (subscriber -> box -> subscription -> subscriber).
+    let subscription = held.withLock { $0.take() }
+    subscription?.cancel()
   }
 }

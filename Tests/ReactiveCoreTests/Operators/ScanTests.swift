@@ -52,5 +52,8 @@ import Testing
     let mirror = held.withLock { $0 }.map { Mirror(reflecting: $0) }
     #expect(mirror?.children.first { $0.label == "result" }?.value as? Int == 7)
     #expect(held.withLock { $0 }.map { "\($0)" } == "TryScan")
+    // Break the cycle the test built (subscriber -> box -> subscription -> subscriber).
+    let subscription = held.withLock { $0.take() }
+    subscription?.cancel()
   }
 }

@@ -203,6 +203,9 @@ import Testing
     #expect(mirror?.children.map(\.label) == ["parent", "downstream", "demand", "subject"])
     let parent = mirror?.children.first { $0.label == "parent" }?.value
     #expect(parent.map { "\($0)" }?.contains("PassthroughSubject") == true)
+    // Break the cycle the test built (subscriber -> box -> subscription -> subscriber).
+    let subscription = held.withLock { $0.take() }
+    subscription?.cancel()
   }
 
   // Values of an empty type have no storage; a subject must deliver them like any other.

@@ -25,21 +25,20 @@ final class TimerAction: Guarded<(() -> Void)?>, @unchecked Sendable {
   }
 
   /// Runs the action once and releases it.
-  func runOnce() {
-    lock.lock()
-    let taken = state
-    state = nil
-    lock.unlock()
-    taken?()
-  }
+  func runOnce() { take()?() }
 
-  /// Releases the action without running it.
-  func release() {
+  /// Releases the action without running it (after unlocking: its captures may run any
+  /// code as they go).
+  func release() { _ = take() }
+
+  /// Takes the action out, leaving none. Not `Optional.take()` inside `withLock`: taking a
+  /// closure through those generics reabstracts it, which allocates.
+  private func take() -> (() -> Void)? {
     lock.lock()
+    defer { lock.unlock() }
     let taken = state
     state = nil
-    lock.unlock()
-    _ = taken
+    return taken
   }
 }
 

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Generates Sources/Invalidation/Text/TerminalWidthTable.swift from the Unicode data files.
+
+The table is pinned to Unicode 15.0.0, the version of Debian's `unicode-data` package
+(`apt-get install unicode-data`, files under /usr/share/unicode). The build and the tests
+never read these files: run this script only to move the table to another Unicode version,
+and commit its output.
+
+    python3 Scripts/generate-terminal-width.py [UNICODE_DIR] > Sources/Invalidation/Text/TerminalWidthTable.swift
+
+A scalar is 0 columns wide when it is a nonspacing or enclosing mark (Mn, Me), a format
+character (Cf) other than the soft hyphen and the prepended concatenation marks, a default
+ignorable code point, or a conjoining Hangul medial vowel or final consonant (they join the
+leading consonant's two columns). It is 2 columns wide when its East_Asian_Width is Wide or
+Fullwidth (unassigned code points in the CJK blocks and planes 2 and 3 default to Wide) or it
+has Emoji_Presentation (but for the regional indicators, one column each, two for a flag).
+Everything else is 1 column; controls are the Swift code's concern.
+"""
+import re
+import sys
+
+VERSION = "15.0.0"
+root = sys.argv[1] if len(sys.argv) > 1 else "/usr/share/unicode"
+
+
+def ranges_of(path, wanted):
+    """Yields (first, last) for each line of a UCD property file whose value is in `wanted`."""
+    for line in open(path, encoding="utf-8"):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        fields = [f.strip() for f in line.split(";")]
+        if fields[1] not in wanted:
+            continue
+        bounds = fields[0].split("..")
+        yield int(bounds[0], 16), int(bounds[-1], 16)
+
+
+def check_version(path, pattern):
+    head = open(path, encoding="utf-8").read(400)
+    if pattern not in head and VERSION not in head:
+        sys.exit(f"{path} is not Unicode {VERSION}: {head.splitlines()[0]}")
+
+
+check_version(f"{root}/EastAsianWidth.txt", f"EastAsianWidth-{VERSION}")
+check_version(f"{root}/DerivedCoreProperties.txt", f"DerivedCoreProperties-{VERSION}")
+check_version(f"{root}/PropList.txt", f"PropList-{VERSION}")
+
+zero = set()
+wide = set()
+emoji = set()
+
+# General categories from UnicodeData.txt (ranges are written as First/Last pairs).
+category = {}
+first = None
+for line in open(f"{root}/UnicodeData.txt", encoding="utf-8"):
+    fields = line.split(";")
+    code, name, gc = int(fields[0], 16), fields[1], fields[2]
+    if name.endswith(", First>"):
+        first = code
+        continue
+    start = first if name.endswith(", Last>") else code
+    first = None
+    for c in range(start, code + 1):
+        category[c] = gc
+
+prepended = set()
+for a, b in ranges_of(f"{root}/PropList.txt", {"Prepended_Concatenation_Mark"}):
+    prepended.update(range(a, b + 1))
+
+for c, gc in category.items():
+    if gc in ("Mn", "Me"):
+        zero.add(c)
+    elif gc == "Cf" and c != 0xAD and c not in prepended:
+        zero.add(c)
+for a, b in ranges_of(f"{root}/DerivedCoreProperties.txt", {"Default_Ignorable_Code_Point"}):
+    zero.update(c for c in range(a, b + 1) if c != 0xAD)
+# Conjoining jamo: medial vowels and final consonants (Hangul_Syllable_Type V and T).
+for a, b in ranges_of(f"{root}/HangulSyllableType.txt", {"V", "T"}):
+    zero.update(range(a, b + 1))
+
+for a, b in ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x2FFFD),
+             (0x30000, 0x3FFFD)):
+    wide.update(c for c in range(a, b + 1) if c not in category)
+for a, b in ranges_of(f"{root}/EastAsianWidth.txt", {"W", "F"}):
+    wide.update(range(a, b + 1))
+for a, b in ranges_of(f"{root}/emoji/emoji-data.txt", {"Emoji_Presentation"}):
+    wide.update(range(a, b + 1))
+wide -= zero
+# A lone regional indicator is one column (as unicode-width and most terminals have it); a
+# pair, a flag, is two.
+wide -= set(range(0x1F1E6, 0x1F200))
+
+for a, b in ranges_of(f"{root}/emoji/emoji-data.txt", {"Emoji", "Extended_Pictographic"}):
+    emoji.update(range(a, b + 1))
+# ASCII digits, '#' and '*' are Emoji only as keycap bases; the cluster rules handle keycaps.
+emoji -= set(range(0x80))
+
+
+def collapse(points):
+    """Sorted, merged (first, last) ranges of a set of code points."""
+    out = []
+    for c in sorted(points):
+        if out and out[-1][1] + 1 == c:
+            out[-1][1] = c
+        else:
+            out.append([c, c])
+    return out
+
+
+def emit(name, doc, points):
+    rows = collapse(points)
+    print(f"  /// {doc}")
+    print(f"  /// {len(rows)} ranges, as `first, last` pairs in ascending order.")
+    print(f"  static let {name}: [UInt32] = [")
+    items = [f"0x{a:X}, 0x{b:X}," for a, b in rows]
+    line = "   "
+    for item in items:
+        if len(line) + 1 + len(item) > 100:
+            print(line)
+            line = "   "
+        line += " " + item
+    print(line)
+    print("  ]")
+
+
+print(f"""// Generated by Scripts/generate-terminal-width.py from the Unicode {VERSION} data files.
+// Do not edit by hand: change the script and run it again.
+
+/// The display-width classes of Unicode {VERSION} scalars, as sorted code point ranges.
+enum TerminalWidthTable {{
+  /// The Unicode version the ranges come from.
+  static let unicodeVersion = "{VERSION}"
+""")
+emit("zeroWidth", "Scalars that take no column: marks, format characters, default ignorables.",
+     zero)
+print()
+emit("doubleWidth", "Scalars that take two columns: East Asian Wide and Fullwidth, emoji presentation.",
+     wide)
+print()
+emit("emoji", "Scalars that an emoji variation selector or a zero width joiner makes a two-column emoji.",
+     emoji)
+print("}")

@@ -144,20 +144,37 @@ enum DurableFile {
     return destination
   }
 
-  /// Removes temporary files that a writer killed mid-write left beside `path`. Call
-  /// only while holding the file's lock: every live writer holds it while its temporary
-  /// file exists, so any found then is stale.
+  /// Removes temporary files that a writer killed mid-write (or a process that exited
+  /// mid-write) left beside `path`: `<name>.tmp-<pid>-<n>` whose process is gone, is this
+  /// one, or that is over a minute old (the pid may have been reused). Call only while
+  /// holding the file's lock: every live writer holds it while its temporary file exists,
+  /// so the rule only guards against a lock file that someone deleted meanwhile.
   static func removeStaleTemporaries(of path: String) {
     let name = lastComponent(of: path)
-    guard let dir = opendir(folder(of: path)) else { return }
+    let folder = folder(of: path)
+    guard let dir = opendir(folder) else { return }
     defer { closedir(dir) }
     let prefix = "\(name).tmp-"
+    let now = time(nil)
     while let entry = readdir(dir) {
       let entryName = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
         String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
       }
-      if entryName.hasPrefix(prefix) { unlink("\(folder(of: path))/\(entryName)") }
+      guard entryName.hasPrefix(prefix) else { continue }
+      let temporary = "\(folder)/\(entryName)"
+      let pid = entryName.dropFirst(prefix.count).split(separator: "-").first.flatMap {
+        pid_t($0)
+      }
+      var info = stat()
+      let isOld = lstat(temporary, &info) == 0 && Int64(now) - FileStamp(info).modifiedSeconds > 60
+      if let pid, pid > 0, pid != getpid(), !isOld, isAlive(pid) { continue }
+      unlink(temporary)
     }
+  }
+
+  /// Whether a process with this id exists (it may belong to another user).
+  static func isAlive(_ pid: pid_t) -> Bool {
+    kill(pid, 0) == 0 || errno == EPERM
   }
 
   /// Creates the folder holding `path` and its parents, as `mkdir -p` does.

@@ -34,16 +34,43 @@ final class FileLock: Sendable {
 
   deinit { close(descriptor) }
 
-  /// Runs `body` holding the exclusive lock, waiting for other holders to finish.
-  func withExclusiveLock<Result>(_ body: () throws(StoreError) -> Result) throws(StoreError)
-    -> Result
-  {
-    while flock(descriptor, LOCK_EX) != 0 {
-      guard errno == EINTR else {
-        throw .writeFailed(path: path, reason: "cannot lock: \(DurableFile.message(errno))")
-      }
-    }
+  /// Runs `body` holding the exclusive lock, waiting at most `timeout` for other holders
+  /// to finish.
+  ///
+  /// - Parameters:
+  ///   - timeout: How long to wait for the lock.
+  ///   - storePath: The store file the lock guards, for the error.
+  /// - Throws: ``StoreError/writeFailed(path:reason:)`` naming `storePath` and the lock
+  ///   file when the lock cannot be taken in time, or what `body` throws.
+  func withExclusiveLock<Result>(
+    timeout: Duration, for storePath: String, _ body: () throws(StoreError) -> Result
+  ) throws(StoreError) -> Result {
+    try acquire(timeout: timeout, for: storePath)
     defer { flock(descriptor, LOCK_UN) }
     return try body()
+  }
+
+  /// Takes the lock, polling with a growing pause (up to 20 ms) until `timeout` passed:
+  /// `flock` itself cannot wait with a deadline.
+  private func acquire(timeout: Duration, for storePath: String) throws(StoreError) {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    var pause: UInt32 = 200  // microseconds
+    while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+      let code = errno
+      if code == EINTR { continue }
+      guard code == EWOULDBLOCK else {
+        throw .writeFailed(
+          path: storePath, reason: "cannot lock \(path): \(DurableFile.message(code))")
+      }
+      guard clock.now < deadline else {
+        throw .writeFailed(
+          path: storePath,
+          reason: "another store or process has held the lock file \(path) for more than "
+            + "\(timeout) (the lock timeout)")
+      }
+      usleep(pause)
+      pause = min(pause * 2, 20_000)
+    }
   }
 }

@@ -20,6 +20,8 @@ public struct Persistence: Sendable {
     var ifCorrupt: CorruptFileHandling
     var changeCheckInterval: Duration?
     var writeFault: (@Sendable () -> Int32?)?
+    /// How long a read or write waits for another store's or process's file lock.
+    var lockTimeout: Duration = .seconds(10)
 
     /// The schema version this code writes: that of the last migration, or 1.
     var schemaVersion: Int { migrations.map(\.version).max().map { max($0, 1) } ?? 1 }

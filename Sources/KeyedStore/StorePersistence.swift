@@ -63,6 +63,7 @@ final class StorePersistence: Sendable {
 
   deinit {
     cycle.withLock { $0.timer?.cancel() }
+    OpenStores.remove(self)
   }
 
   /// Opens the file: reads it, migrates it, and hands its values to `storage`, to be
@@ -76,7 +77,7 @@ final class StorePersistence: Sendable {
     if path.isEmpty || path.hasSuffix("/") { throw .notAFile(path: path) }
     DurableFile.createFolder(of: path)
     let fileLock = try FileLock(path: path + ".lock")
-    let (values, stamp) = try fileLock.withExclusiveLock {
+    let (values, stamp) = try fileLock.withExclusiveLock(timeout: options.lockTimeout, for: path) {
       () throws(StoreError) -> ([String: StoredJSON], FileStamp?) in
       // Every writer holds the lock while its temporary file exists: any left now
       // belongs to a writer that died mid-write.
@@ -101,6 +102,7 @@ final class StorePersistence: Sendable {
       options: options, storage: storage, deliveries: deliveries, fileLock: fileLock,
       known: values, stamp: stamp)
     if let interval = options.changeCheckInterval { persistence.watch(every: interval) }
+    OpenStores.add(persistence)
     return persistence
   }
 
@@ -153,12 +155,26 @@ final class StorePersistence: Sendable {
 
   /// Flushes, then stops writing and watching: later stages stay in memory.
   func close() throws(StoreError) {
+    OpenStores.remove(self)
+    stopWatching()
+    try write(closing: true)
+  }
+
+  /// Writes what is dirty and closes, for a process that is exiting: waits at most
+  /// ``OpenStores/exitLockTimeout`` for the file lock, delivers nothing, reports nothing.
+  func closeAtExit() {
+    stopWatching()
+    try? write(
+      closing: true, delivering: false,
+      lockTimeout: min(options.lockTimeout, OpenStores.exitLockTimeout))
+  }
+
+  private func stopWatching() {
     let timer = cycle.withLock { state in
       defer { state.timer = nil }
       return state.timer
     }
     timer?.cancel()
-    try write(closing: true)
   }
 
   /// How many times this store replaced its file.
@@ -169,8 +185,13 @@ final class StorePersistence: Sendable {
   /// The dirty values are taken while holding ``cycle``, so that a flush waits for a
   /// background write that took them first: it returns only once they are durable.
   ///
-  /// - Parameter closing: Whether this is the last write: after it, nothing is written.
-  private func write(closing: Bool = false) throws(StoreError) {
+  /// - Parameters:
+  ///   - closing: Whether this is the last write: after it, nothing is written.
+  ///   - delivering: Whether to deliver what other stores changed; not at exit.
+  ///   - lockTimeout: How long to wait for the file lock; the options' by default.
+  private func write(
+    closing: Bool = false, delivering: Bool = true, lockTimeout: Duration? = nil
+  ) throws(StoreError) {
     try cycle.withLock { state throws(StoreError) in
       // Checked under the lock, so that no write queued before `close()` runs after it.
       guard !state.isClosed else { return }
@@ -187,7 +208,8 @@ final class StorePersistence: Sendable {
         }
       }
       do throws(StoreError) {
-        try fileLock.withExclusiveLock { () throws(StoreError) in
+        try fileLock.withExclusiveLock(timeout: lockTimeout ?? options.lockTimeout, for: path) {
+          () throws(StoreError) in
           try merge(encoded, into: &state)
         }
       } catch {
@@ -196,7 +218,7 @@ final class StorePersistence: Sendable {
         throw error
       }
     }
-    deliverExternalChanges()
+    if delivering { deliverExternalChanges() }
   }
 
   /// Reads the file, merges `encoded` over it and replaces it. Holds the file lock.

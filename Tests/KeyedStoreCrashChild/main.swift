@@ -11,6 +11,10 @@ import KeyedStore
 //   KeyedStoreCrashChild crash PATH            stages batches of related keys forever,
 //                                              printing "flushed N" after each flush
 //   KeyedStoreCrashChild writer PATH PREFIX N  stages PREFIX.0 ..< PREFIX.N, then exits
+//   KeyedStoreCrashChild exit PATH VALUE       stages VALUE (and a batch), then calls
+//                                              exit(0) without flushing
+//   KeyedStoreCrashChild return PATH VALUE     the same, then returns from main with the
+//                                              store still open
 
 /// The keys a crash batch stages together: a committed batch has `mirror == counter`,
 /// `double == 2 * counter` and `label == "batch <counter>"`.
@@ -37,9 +41,29 @@ let arguments = CommandLine.arguments
 guard arguments.count >= 3 else { fail("usage: crash PATH | writer PATH PREFIX COUNT") }
 let path = arguments[2]
 
+/// The keys the `exit` and `return` modes stage without flushing.
+enum ExitKeys {
+  static let value = StoreKey<String>("exit.value")
+  static let first = StoreKey<Int>("exit.batch.first")
+  static let second = StoreKey<Int>("exit.batch.second")
+}
+
+/// Stores that stay open until the process ends: a global is never released, so only
+/// the exit handler can write what they hold.
+nonisolated(unsafe) var keptOpen: [Store] = []
+
 do {
   let store = try Store(persistence: .file(path: path, changeCheckInterval: nil))
   switch arguments[1] {
+  case "exit", "return":
+    guard arguments.count == 4 else { fail("\(arguments[1]) PATH VALUE") }
+    store.stage(arguments[3], for: ExitKeys.value)
+    try store.batch { batch in
+      batch.stage(1, for: ExitKeys.first)
+      batch.stage(2, for: ExitKeys.second)
+    }
+    keptOpen.append(store)
+    if arguments[1] == "exit" { exit(0) }
   case "crash":
     var counter = store.value(for: CrashKeys.counter) ?? 0
     while true {

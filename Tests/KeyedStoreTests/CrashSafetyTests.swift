@@ -59,3 +59,51 @@ enum CrashKeys {
     #expect(!folder.contents.contains { $0.contains(".tmp-") } || previous > 0)
   }
 }
+
+@Suite struct ExitTests {
+  static let value = StoreKey<String>("exit.value")
+  static let first = StoreKey<Int>("exit.batch.first")
+  static let second = StoreKey<Int>("exit.batch.second")
+
+  /// A child stages a value and a batch and never flushes, then calls `exit(0)` or
+  /// returns from `main` with the store still open: both are in the file afterwards, and
+  /// no temporary file is left.
+  @Test(arguments: ["exit", "return"])
+  func whatIsStagedBeforeANormalExitIsInTheFile(mode: String) throws {
+    guard let program = childProgram() else {
+      Issue.record("KeyedStoreCrashChild was not built beside the tests")
+      return
+    }
+    let folder = TemporaryFolder()
+    let child = try ChildProcess(program, [mode, folder.file(), "staged before \(mode)"])
+    let (_, errors, succeeded) = child.wait()
+    #expect(succeeded, "child failed: \(errors)")
+    let store = try openStore(folder.file())
+    #expect(store.value(for: Self.value) == "staged before \(mode)")
+    #expect(store.value(for: Self.first) == 1)
+    #expect(store.value(for: Self.second) == 2)
+    #expect(!folder.contents.contains { $0.contains(".tmp-") })
+  }
+
+  /// Temporary files of a writer that is gone — its process ended mid-write — are
+  /// removed when a store next opens the file; one of a live process is left alone.
+  @Test func staleTemporaryFilesOfEndedProcessesAreRemovedAtOpen() throws {
+    guard let program = childProgram() else {
+      Issue.record("KeyedStoreCrashChild was not built beside the tests")
+      return
+    }
+    let folder = TemporaryFolder()
+    // A process that has ended: its pid is free (until reused).
+    let ended = try ChildProcess(program, ["exit", folder.file("other.json"), "x"])
+    let endedPID = ended.pid
+    _ = ended.wait()
+    write("{", to: folder.file("store.json.tmp-\(endedPID)-12345"))
+    write("{", to: folder.file("store.json.tmp-\(getpid())-999"))
+    write("{", to: folder.file("store.json.tmp-1-77"))  // init: alive, and not ours
+    let store = try openStore(folder.file())
+    store.stage(1, for: StoreKey<Int>("a"))
+    try store.flush()
+    let temporaries = folder.contents.filter { $0.contains(".tmp-") }.sorted()
+    #expect(temporaries == ["store.json.tmp-1-77"])
+  }
+}

@@ -28,7 +28,7 @@ struct SpawnFailure: Error, CustomStringConvertible {
 /// Started with `posix_spawn` rather than Foundation's `Process`, which leaves a weak
 /// reference's side table behind on Linux (LeakSanitizer reports it under `.ci/asan`).
 final class ChildProcess {
-  private let pid: pid_t
+  let pid: pid_t
   private let output: Int32
   private let errors: Int32
 

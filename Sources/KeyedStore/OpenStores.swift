@@ -1,0 +1,60 @@
+import ReactiveCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Every open file-backed store in the process, held weakly, so that a normal exit —
+/// returning from `main`, or calling `exit()` — writes what they committed.
+///
+/// The first store that opens a file installs one `atexit` handler. It flushes each store
+/// still open, bounded: it waits at most ``exitLockTimeout`` for another process's file
+/// lock, and delivers nothing to observers. A store it flushed is closed, so that no
+/// background write starts a temporary file that the exiting process would abandon.
+///
+/// # Thread safety
+/// `stores` guards the table; the handler copies the live stores out and flushes them
+/// with no lock of its own held.
+enum OpenStores {
+  /// How long the exit handler waits for a file lock that another process holds.
+  static let exitLockTimeout: Duration = .seconds(2)
+
+  private struct Entry {
+    weak var persistence: StorePersistence?
+  }
+
+  private static let stores = LockedBox<[ObjectIdentifier: Entry]>([:])
+
+  /// Installs the `atexit` handler, once per process.
+  private static let handlerInstalled: Bool = {
+    atexit { OpenStores.flushAll() }
+    return true
+  }()
+
+  /// Adds an opened store, for the exit handler to flush.
+  static func add(_ persistence: StorePersistence) {
+    _ = handlerInstalled
+    stores.withLock { $0[ObjectIdentifier(persistence)] = Entry(persistence: persistence) }
+  }
+
+  /// Removes a closed store.
+  static func remove(_ persistence: StorePersistence) {
+    let id = ObjectIdentifier(persistence)
+    // The entry's weak reference is released outside the lock.
+    let removed = stores.withLock { $0.removeValue(forKey: id) }
+    _ = removed
+  }
+
+  /// Writes and closes every open store: what the exit handler runs.
+  static func flushAll() {
+    let open = stores.withLock { stores in
+      defer { stores.removeAll() }
+      return stores.values.compactMap(\.persistence)
+    }
+    for persistence in open { persistence.closeAtExit() }
+  }
+}

@@ -7,17 +7,22 @@ final class Panel: HeadlessNode {
   @Invalidating(.display) var accent = CellStyle.plain
 
   override func layout() {
-    var y = 1
+    // Inside the border, one column of padding on each side; never a negative width,
+    // however small the terminal.
+    let inside = bounds.insetBy(dx: 2, dy: 1)
+    var y = inside.origin.y
     for node in subnodes {
       node.frame = Rect(
-        x: 2, y: y, width: frame.size.width - 4, height: node.intrinsicContentSize.height)
+        x: inside.origin.x, y: y, width: inside.size.width,
+        height: node.intrinsicContentSize.height)
       y += node.frame.size.height
     }
   }
 
   override func draw(in canvas: inout TextCanvas) {
     canvas.drawBox(in: bounds, style: accent)
-    canvas.draw(" \(title) ", at: Point(x: 2, y: 0), width: bounds.size.width - 4, style: accent)
+    canvas.draw(
+      " \(title) ", at: Point(x: 2, y: 0), width: max(0, bounds.size.width - 4), style: accent)
   }
 }
 
@@ -46,7 +51,7 @@ final class ProgressBar: HeadlessNode {
 
   override func draw(in canvas: inout TextCanvas) {
     let width = max(0, bounds.size.width - caption.count - 8)
-    let filled = Int((progress * Double(width)).rounded())
+    let filled = Int((min(1, max(0, progress)) * Double(width)).rounded())
     let bar =
       String(repeating: fill, count: filled) + String(repeating: empty, count: width - filled)
     canvas.draw("\(caption) \(bar) \(Int(progress * 100))%", at: .zero)

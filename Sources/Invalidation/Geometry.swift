@@ -55,3 +55,64 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
   /// `origin size`.
   public var description: String { "\(origin) \(size)" }
 }
+
+extension Rect {
+  /// The rectangle shrunk by `dx` columns on the left and right and `dy` rows on the top
+  /// and bottom (grown for negative insets), like `CGRect.insetBy(dx:dy:)` — but never
+  /// negative: a rectangle too small for the insets keeps its new origin and an empty size.
+  ///
+  ///     Rect(x: 0, y: 0, width: 10, height: 3).insetBy(dx: 2, dy: 1)
+  ///     // (2, 1) 6×1
+  ///     Rect(x: 0, y: 0, width: 3, height: 3).insetBy(dx: 2, dy: 0)
+  ///     // (2, 0) 0×3
+  ///
+  /// - Parameters:
+  ///   - dx: The columns to remove on each side.
+  ///   - dy: The rows to remove on each side.
+  /// - Returns: The inset rectangle; arithmetic saturates instead of overflowing.
+  public func insetBy(dx: Int, dy: Int) -> Rect {
+    Rect(
+      x: origin.x.saturatingAdd(dx), y: origin.y.saturatingAdd(dy),
+      width: max(0, size.width.saturatingAdd(dx.saturatingMultiply(-2))),
+      height: max(0, size.height.saturatingAdd(dy.saturatingMultiply(-2))))
+  }
+
+  /// The columns of this rectangle inside `0..<width`, empty if none: a loop over them
+  /// never leaves a canvas of that width, and never overflows.
+  func columns(within width: Int) -> Range<Int> {
+    Self.clip(origin.x, size.width, to: width)
+  }
+
+  /// The rows of this rectangle inside `0..<height`, empty if none.
+  func rows(within height: Int) -> Range<Int> {
+    Self.clip(origin.y, size.height, to: height)
+  }
+
+  private static func clip(_ start: Int, _ length: Int, to limit: Int) -> Range<Int> {
+    let lower = max(0, start)
+    let upper = min(limit, start.saturatingAdd(max(0, length)))
+    return lower < upper ? lower..<upper : lower..<lower
+  }
+}
+
+extension Size {
+  /// This size with each side clamped to `0...maximum`'s side.
+  func clamped(to maximum: Size) -> Size {
+    Size(
+      width: min(max(0, width), maximum.width), height: min(max(0, height), maximum.height))
+  }
+}
+
+extension Int {
+  /// `self + other`, stopping at `Int.min` or `Int.max` instead of trapping.
+  func saturatingAdd(_ other: Int) -> Int {
+    let (sum, overflow) = addingReportingOverflow(other)
+    return overflow ? (other > 0 ? .max : .min) : sum
+  }
+
+  /// `self * other`, stopping at `Int.min` or `Int.max` instead of trapping.
+  func saturatingMultiply(_ other: Int) -> Int {
+    let (product, overflow) = multipliedReportingOverflow(by: other)
+    return overflow ? ((self < 0) == (other < 0) ? .max : .min) : product
+  }
+}

@@ -80,7 +80,9 @@ extension HeadlessNode {
     for subnode in subnodes {
       subnode.composite(
         into: &canvas,
-        at: Point(x: origin.x + subnode.frame.origin.x, y: origin.y + subnode.frame.origin.y))
+        at: Point(
+          x: origin.x.saturatingAdd(subnode.frame.origin.x),
+          y: origin.y.saturatingAdd(subnode.frame.origin.y)))
     }
   }
 

@@ -25,15 +25,20 @@ open class HeadlessNode: RenderNode, CustomDebugStringConvertible {
 
   /// The node's rectangle in its parent's coordinates. A new size marks layout and
   /// display as needed; a new origin only moves the node when compositing.
+  ///
+  /// The size is clamped as a canvas's is: a negative side becomes zero and a side past
+  /// ``TextCanvas/maximumSize`` its maximum, so that `bounds.size.width - 4` and the like
+  /// never overflow. The origin may be anywhere.
   public var frame: Rect {
     didSet {
+      let clamped = frame.size.clamped(to: TextCanvas.maximumSize)
+      if clamped != frame.size { frame.size = clamped }
       if frame.size != oldValue.size {
         setNeedsLayout()
         setNeedsDisplay()
       }
     }
   }
-
   /// The node's rectangle in its own coordinates.
   public var bounds: Rect { Rect(origin: .zero, size: frame.size) }
 
@@ -74,7 +79,7 @@ open class HeadlessNode: RenderNode, CustomDebugStringConvertible {
   ///   - frame: The node's rectangle in its parent's coordinates.
   public init(name: String? = nil, frame: Rect = .zero) {
     self.name = name ?? String(describing: type(of: self))
-    self.frame = frame
+    self.frame = Rect(origin: frame.origin, size: frame.size.clamped(to: TextCanvas.maximumSize))
   }
 
   deinit {

@@ -17,12 +17,21 @@ public struct TextCanvas: Sendable, Equatable {
   private var cells: [Character]
   private var styles: [CellStyle]
 
+  /// The largest canvas: 2048 columns by 1024 rows. Larger sizes are clamped to it, as a
+  /// terminal's reported size is, so that no size (a terminal claiming 65535×65535, a
+  /// node whose frame is `Int.max` wide) allocates more than about two million cells.
+  /// That is wider than an 8K screen at a four-pixel font.
+  public static let maximumSize = Size(width: 2_048, height: 1_024)
+
   /// Creates a blank canvas.
+  ///
+  /// A negative side is clamped to zero and a side past ``maximumSize`` to its maximum:
+  /// ``size`` is the size the canvas has.
   ///
   /// - Parameter size: The number of columns and rows.
   public init(size: Size) {
-    self.size = size
-    cells = Array(repeating: " ", count: max(0, size.width * size.height))
+    self.size = size.clamped(to: Self.maximumSize)
+    cells = Array(repeating: " ", count: self.size.width * self.size.height)
     styles = Array(repeating: .plain, count: cells.count)
   }
 
@@ -61,7 +70,8 @@ public struct TextCanvas: Sendable, Equatable {
     styles[index] = style
   }
 
-  /// Draws text starting at `point`, clipped to the canvas (and to `width` if given).
+  /// Draws text starting at `point`, clipped to the canvas (and to `width` if given; a
+  /// width of zero or less draws nothing).
   ///
   /// - Parameters:
   ///   - text: The text to draw on one row.
@@ -71,9 +81,12 @@ public struct TextCanvas: Sendable, Equatable {
   public mutating func draw(
     _ text: String, at point: Point, width: Int? = nil, style: CellStyle = .plain
   ) {
+    guard point.y >= 0, point.y < size.height else { return }
     for (offset, character) in text.enumerated() {
       if let width, offset >= width { break }
-      set(character, at: Point(x: point.x + offset, y: point.y), style: style)
+      let (x, overflow) = point.x.addingReportingOverflow(offset)
+      guard !overflow, x < size.width else { break }
+      set(character, at: Point(x: x, y: point.y), style: style)
     }
   }
 
@@ -84,10 +97,9 @@ public struct TextCanvas: Sendable, Equatable {
   ///   - character: The character.
   ///   - style: The look of the filled cells; plain by default.
   public mutating func fill(_ rect: Rect, with character: Character, style: CellStyle = .plain) {
-    for y in rect.origin.y..<(rect.origin.y + rect.size.height) {
-      for x in rect.origin.x..<(rect.origin.x + rect.size.width) {
-        set(character, at: Point(x: x, y: y), style: style)
-      }
+    let columns = rect.columns(within: size.width)
+    for y in rect.rows(within: size.height) {
+      for x in columns { set(character, at: Point(x: x, y: y), style: style) }
     }
   }
 
@@ -97,16 +109,14 @@ public struct TextCanvas: Sendable, Equatable {
   ///   - rect: The cells to restyle, clipped to the canvas.
   ///   - style: Their new look.
   public mutating func apply(_ style: CellStyle, in rect: Rect) {
-    let top = max(0, rect.origin.y)
-    let left = max(0, rect.origin.x)
-    let rows = top..<max(top, min(size.height, rect.origin.y + rect.size.height))
-    let columns = left..<max(left, min(size.width, rect.origin.x + rect.size.width))
-    for y in rows {
+    let columns = rect.columns(within: size.width)
+    for y in rect.rows(within: size.height) {
       for x in columns { styles[y * size.width + x] = style }
     }
   }
 
-  /// Draws a box-drawing frame around the edge of `rect`.
+  /// Draws a box-drawing frame around the edge of `rect`; the edges outside the canvas
+  /// are clipped, and a rectangle narrower or shorter than two cells draws nothing.
   ///
   /// - Parameters:
   ///   - rect: The rectangle whose edge gets the frame.
@@ -114,30 +124,45 @@ public struct TextCanvas: Sendable, Equatable {
   public mutating func drawBox(in rect: Rect, style: CellStyle = .plain) {
     guard rect.size.width >= 2, rect.size.height >= 2 else { return }
     let left = rect.origin.x
-    let right = rect.origin.x + rect.size.width - 1
     let top = rect.origin.y
-    let bottom = rect.origin.y + rect.size.height - 1
-    for x in (left + 1)..<right {
+    // The far edges, or `nil` past `Int.max` (then they cannot show).
+    let right = Self.farEdge(left, rect.size.width)
+    let bottom = Self.farEdge(top, rect.size.height)
+    // Only the columns and rows of the edges that can show are walked.
+    let inner = rect.insetBy(dx: 1, dy: 1)
+    for x in inner.columns(within: size.width) {
       set("─", at: Point(x: x, y: top), style: style)
-      set("─", at: Point(x: x, y: bottom), style: style)
+      if let bottom { set("─", at: Point(x: x, y: bottom), style: style) }
     }
-    for y in (top + 1)..<bottom {
+    for y in inner.rows(within: size.height) {
       set("│", at: Point(x: left, y: y), style: style)
-      set("│", at: Point(x: right, y: y), style: style)
+      if let right { set("│", at: Point(x: right, y: y), style: style) }
     }
     set("┌", at: Point(x: left, y: top), style: style)
-    set("┐", at: Point(x: right, y: top), style: style)
-    set("└", at: Point(x: left, y: bottom), style: style)
-    set("┘", at: Point(x: right, y: bottom), style: style)
+    if let right { set("┐", at: Point(x: right, y: top), style: style) }
+    if let bottom { set("└", at: Point(x: left, y: bottom), style: style) }
+    if let right, let bottom { set("┘", at: Point(x: right, y: bottom), style: style) }
+  }
+
+  /// `start + length - 1`, or `nil` if that is past `Int.max`.
+  private static func farEdge(_ start: Int, _ length: Int) -> Int? {
+    let (edge, overflow) = start.addingReportingOverflow(length - 1)
+    return overflow ? nil : edge
   }
 
   /// Copies `other` onto this canvas with its top-left at `point`, clipped.
+  ///
+  /// - Parameters:
+  ///   - other: The canvas to copy.
+  ///   - point: Where its top-left cell goes; any point, near or far.
   public mutating func composite(_ other: TextCanvas, at point: Point) {
-    for y in 0..<other.size.height {
-      for x in 0..<other.size.width {
-        let index = y * other.size.width + x
-        set(
-          other.cells[index], at: Point(x: point.x + x, y: point.y + y), style: other.styles[index])
+    // The part of `other` that lands on this canvas, in this canvas's coordinates.
+    let target = Rect(origin: point, size: other.size)
+    let columns = target.columns(within: size.width)
+    for y in target.rows(within: size.height) {
+      for x in columns {
+        let index = (y - point.y) * other.size.width + (x - point.x)
+        set(other.cells[index], at: Point(x: x, y: y), style: other.styles[index])
       }
     }
   }

@@ -87,12 +87,15 @@ public final class Terminal: @unchecked Sendable {
     self.saved = saved
   }
 
-  /// The terminal's size in cells (80×24 if it cannot be read).
+  /// The terminal's size in cells (80×24 if it cannot be read), capped at
+  /// ``TextCanvas/maximumSize`` (2048×1024): a terminal that reports 65535×65535, as some
+  /// SSH clients do, gets frames of two million cells at most, not four billion.
   public var size: Size {
     var window = winsize()
     guard ioctl(output, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0
     else { return Size(width: 80, height: 24) }
     return Size(width: Int(window.ws_col), height: Int(window.ws_row))
+      .clamped(to: TextCanvas.maximumSize)
   }
 
   /// Keys as they are typed, on an internal queue; finishes on ``restore()``.

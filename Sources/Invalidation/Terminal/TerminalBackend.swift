@@ -58,7 +58,7 @@ public final class TerminalBackend<S: Scheduler> {
     self.loop = loop
     writer = terminal.writer
     keys = terminal.keys.receive(on: loop.scheduler).eraseToAnyPublisher()
-    loop.root.frame.size = terminal.size
+    loop.root.frame.size = terminal.size.clamped(to: TextCanvas.maximumSize)
     terminal.resizes.receive(on: loop.scheduler).sink { [weak self] size in
       self?.resize(to: size)
     }.store(in: &subscriptions)
@@ -86,9 +86,10 @@ public final class TerminalBackend<S: Scheduler> {
   /// Resizes the root (which re-lays it out) and repaints the whole screen on the next
   /// pass, since the terminal may have reflowed what it showed.
   ///
-  /// - Parameter size: The terminal's new size.
+  /// - Parameter size: The terminal's new size; a negative side is taken as zero and a
+  ///   side past ``TextCanvas/maximumSize`` as its maximum.
   public func resize(to size: Size) {
-    loop.root.frame.size = size
+    loop.root.frame.size = size.clamped(to: TextCanvas.maximumSize)
     repaint()
   }
 

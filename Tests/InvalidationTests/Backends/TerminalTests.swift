@@ -61,6 +61,12 @@ final class PseudoTerminal {
     return attributes.c_lflag
   }
 
+  /// Sets the window size, as a terminal emulator does when its window changes.
+  func setSize(columns: UInt16, rows: UInt16) {
+    var window = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+    _ = ioctl(leader, UInt(TIOCSWINSZ), &window)
+  }
+
   deinit {
     close(follower)
     close(leader)
@@ -100,6 +106,19 @@ final class PseudoTerminal {
     let again = try Terminal.open(input: pty.follower, output: pty.follower)
     again.restore()
     #expect(pty.localFlags() == before)
+  }
+
+  @Test func aHugeReportedSizeIsCapped() throws {
+    guard let pty = PseudoTerminal.open() else {
+      Issue.record("no pseudo-terminal on this machine")
+      return
+    }
+    pty.setSize(columns: 65_535, rows: 65_535)
+    let terminal = try Terminal.open(input: pty.follower, output: pty.follower)
+    defer { terminal.restore() }
+    #expect(terminal.size == TextCanvas.maximumSize)
+    pty.setSize(columns: 7, rows: 5)
+    #expect(terminal.size == Size(width: 7, height: 5))
   }
 
   @Test func keysArriveAsTheyAreTyped() async throws {

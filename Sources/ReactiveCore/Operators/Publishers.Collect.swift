@@ -222,3 +222,7 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
   /// The operator's name.
   var playgroundDescription: Any { description }
 }
+
+extension Publishers.Collect: Equatable where Upstream: Equatable {}
+
+extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}

@@ -193,3 +193,9 @@ extension Publishers {
     }
   }
 }
+
+// Combine declares each combineLatest Equatable when all of its upstreams are.
+extension Publishers.CombineLatest: Equatable where A: Equatable, B: Equatable {}
+extension Publishers.CombineLatest3: Equatable where A: Equatable, B: Equatable, C: Equatable {}
+extension Publishers.CombineLatest4: Equatable
+where A: Equatable, B: Equatable, C: Equatable, D: Equatable {}

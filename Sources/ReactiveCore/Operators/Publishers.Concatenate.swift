@@ -248,3 +248,5 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     owner.suffixReceive(completion: completion)
   }
 }
+
+extension Publishers.Concatenate: Equatable where Prefix: Equatable, Suffix: Equatable {}

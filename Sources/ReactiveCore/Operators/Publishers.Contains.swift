@@ -128,3 +128,5 @@ extension Publishers {
     }
   }
 }
+
+extension Publishers.Contains: Equatable where Upstream: Equatable {}

@@ -129,3 +129,5 @@ final class DropSubscription<Downstream: Subscriber>: Guarded<DropSubscription<D
   var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
   var playgroundDescription: Any { description }
 }
+
+extension Publishers.Drop: Equatable where Upstream: Equatable {}

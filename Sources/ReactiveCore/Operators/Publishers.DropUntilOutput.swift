@@ -211,3 +211,5 @@ where Downstream.Failure == Other.Failure {
     var playgroundDescription: Any { description }
   }
 }
+
+extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other: Equatable {}

@@ -113,3 +113,5 @@ extension Publishers {
     }
   }
 }
+
+extension Publishers.First: Equatable where Upstream: Equatable {}

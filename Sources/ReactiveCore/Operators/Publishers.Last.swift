@@ -112,3 +112,5 @@ extension Publishers {
     }
   }
 }
+
+extension Publishers.Last: Equatable where Upstream: Equatable {}

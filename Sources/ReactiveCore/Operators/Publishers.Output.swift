@@ -172,3 +172,5 @@ private final class OutputSubscription<Downstream: Subscriber>:
   /// The operator's name.
   var playgroundDescription: Any { description }
 }
+
+extension Publishers.Output: Equatable where Upstream: Equatable {}

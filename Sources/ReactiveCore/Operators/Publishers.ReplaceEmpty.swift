@@ -137,3 +137,6 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>:
   /// The operator's name.
   var playgroundDescription: Any { description }
 }
+
+extension Publishers.ReplaceEmpty: Equatable
+where Upstream: Equatable, Upstream.Output: Equatable {}

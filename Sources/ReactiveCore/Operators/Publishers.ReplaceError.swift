@@ -143,3 +143,6 @@ where Downstream.Failure == Never {
   /// The operator's name.
   var playgroundDescription: Any { description }
 }
+
+extension Publishers.ReplaceError: Equatable
+where Upstream: Equatable, Upstream.Output: Equatable {}

@@ -127,3 +127,5 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
   var playgroundDescription: Any { description }
 }
+
+extension Publishers.Retry: Equatable where Upstream: Equatable {}

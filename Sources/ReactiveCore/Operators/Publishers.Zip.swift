@@ -164,3 +164,8 @@ extension Publishers {
     }
   }
 }
+
+// Combine declares each zip Equatable when all of its upstreams are.
+extension Publishers.Zip: Equatable where A: Equatable, B: Equatable {}
+extension Publishers.Zip3: Equatable where A: Equatable, B: Equatable, C: Equatable {}
+extension Publishers.Zip4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {}

@@ -174,15 +174,20 @@ extension Subscribers {
     @inlinable
     public static func != (lhs: Int, rhs: Demand) -> Bool { !(rhs == lhs) }
 
-    /// Decodes a demand stored as its raw count.
+    /// The count Combine stores for ``unlimited``: `Int.max + 1`.
+    private static let encodedUnlimited = UInt(Int.max) + 1
+
+    /// Decodes a demand stored as its raw count, as Combine encodes it: any count past
+    /// `Int.max` (Combine writes ``unlimited`` as `Int.max + 1`) is ``unlimited``.
     public init(from decoder: any Decoder) throws {
-      rawValue = try decoder.singleValueContainer().decode(UInt.self)
+      let count = try decoder.singleValueContainer().decode(UInt.self)
+      rawValue = count > UInt(Int.max) ? Demand.unlimited.rawValue : count
     }
 
-    /// Encodes the demand as its raw count.
+    /// Encodes the demand as its raw count, as Combine does: ``unlimited`` as `Int.max + 1`.
     public func encode(to encoder: any Encoder) throws {
       var container = encoder.singleValueContainer()
-      try container.encode(rawValue)
+      try container.encode(self == .unlimited ? Demand.encodedUnlimited : rawValue)
     }
   }
 }

@@ -54,6 +54,24 @@ import Testing
     }
   }
 
+  /// Combine's wire form: a bare count, `unlimited` written as `Int.max + 1`, and any
+  /// count past `Int.max` read back as unlimited.
+  @Test func codableFormIsCombines() throws {
+    struct Wrapper: Codable, Equatable { var value: Demand }
+    let encoder = JSONEncoder()
+    let max = try encoder.encode(Wrapper(value: .max(42)))
+    #expect(String(decoding: max, as: UTF8.self) == #"{"value":42}"#)
+    let unlimited = try encoder.encode(Wrapper(value: .unlimited))
+    #expect(String(decoding: unlimited, as: UTF8.self) == #"{"value":\#(UInt(Int.max) + 1)}"#)
+    let decoder = JSONDecoder()
+    #expect(try decoder.decode(Wrapper.self, from: unlimited) == Wrapper(value: .unlimited))
+    let tooBig = Data(#"{"value":\#(UInt(Int.max) + 2)}"#.utf8)
+    #expect(try decoder.decode(Wrapper.self, from: tooBig).value.description == "unlimited")
+    #expect(throws: (any Error).self) {
+      try decoder.decode(Wrapper.self, from: Data(#"{"value":-1}"#.utf8))
+    }
+  }
+
   // Integer arithmetic on demand at the edges, as Combine answers it.
   @Test func unlimitedAbsorbsAnyInteger() {
     var demand = Subscribers.Demand.unlimited

@@ -11,6 +11,12 @@
 /// when that is shorter, by rewriting the few unchanged cells between two changes. Styles
 /// are selected only when they change, and the frame ends in the default style.
 ///
+/// Cell text never acts on the terminal: a control character (C0, DEL, C1 U+0080–U+009F)
+/// or a bidirectional embedding, override or isolate (U+202A–U+202E, U+2066–U+2069) is
+/// written as `?`, one column, so no label can start an escape sequence, move the cursor
+/// or reorder the row. The buffer's own sequences are 7-bit (`ESC [`, never the one-byte
+/// CSI U+009B).
+///
 /// - Note: A value type with no thread affinity; the ``TerminalBackend`` keeps one on its
 ///   loop's scheduler.
 public struct FrameBuffer: Sendable {
@@ -96,9 +102,8 @@ private struct DiffWriter {
   }
 
   private mutating func put(_ character: Character, into bytes: inout [UInt8]) {
-    // A control character would move the cursor or change the terminal's state.
-    if character.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-      bytes.append(0x3F)
+    if CellText.actsOnTheTerminal(character) {
+      bytes.append(CellText.replacement)
     } else {
       bytes += character.utf8
     }
@@ -106,5 +111,29 @@ private struct DiffWriter {
 
   mutating func finish(into bytes: inout [UInt8]) {
     if pen != .plain { bytes += ANSI.resetStyle }
+  }
+}
+
+/// What cell text may reach a terminal as itself.
+enum CellText {
+  /// What is written instead of a character that would act on the terminal: `?`, one
+  /// column wide everywhere and 7-bit.
+  static let replacement: UInt8 = 0x3F
+
+  /// Whether `character` would act on the terminal instead of showing: a C0 control (ESC
+  /// starts a sequence, CR and LF move the cursor, BEL rings), DEL, a C1 control
+  /// (U+0080–U+009F: VTE, GNU screen and mosh read U+009B as CSI and U+009D as OSC, so a
+  /// label could clear the screen or write the clipboard), or a bidirectional embedding,
+  /// override or isolate (U+202A–U+202E, U+2066–U+2069), which reorders the cells after it
+  /// on terminals that implement bidi.
+  static func actsOnTheTerminal(_ character: Character) -> Bool {
+    for scalar in character.unicodeScalars {
+      switch scalar.value {
+      case 0x20..<0x7F: continue
+      case 0..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: return true
+      default: continue
+      }
+    }
+    return false
   }
 }

@@ -72,9 +72,10 @@ import Testing
     }
   }
 
-  /// Characters a user could put in a cell (no wide ones yet, no controls: see the
-  /// control-character tests).
-  static let alphabet: [Character] = ["a", "b", "Z", " ", "─", "é", "·", "█", "?", "~"]
+  /// Characters a user could put in a cell (no wide ones yet), controls included.
+  static let alphabet: [Character] = [
+    "a", "b", "Z", " ", "─", "é", "·", "█", "?", "~", "\u{1B}", "\u{9B}", "\r\n", "\u{202E}",
+  ]
   static let styles: [CellStyle] = [
     .plain, CellStyle(attributes: .bold), CellStyle(foreground: .standard(.red)),
     CellStyle(foreground: .palette(42), background: .rgb(red: 1, green: 2, blue: 3)),
@@ -245,7 +246,7 @@ import Testing
     for y in 0..<frame.size.height {
       for x in 0..<frame.size.width {
         let point = Point(x: x, y: y)
-        guard screen.cell(at: point) == .character(frame[point]!),
+        guard screen.cell(at: point) == .character(shown(frame[point]!)),
           screen.style(at: point) == frame.style(at: point)
         else {
           return "at \(point): screen \(screen.cell(at: point)), frame "
@@ -255,6 +256,16 @@ import Testing
       }
     }
     return nil
+  }
+
+  /// What a terminal shows for a cell's character: itself, or `?` for a character that
+  /// would act on the terminal.
+  static func shown(_ character: Character) -> Character {
+    let acts = character.unicodeScalars.contains {
+      $0.value < 0x20 || (0x7F...0x9F).contains($0.value)
+        || (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value)
+    }
+    return acts ? "?" : character
   }
 
   /// Removes steps one at a time while the run still fails: a minimal failing sequence.

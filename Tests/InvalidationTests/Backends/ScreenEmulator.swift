@@ -179,6 +179,11 @@ struct ScreenEmulator {
     if character.unicodeScalars.contains(where: { $0.value >= 0x80 && $0.value < 0xA0 }) {
       errors.append("C1 control in text")
     }
+    if character.unicodeScalars.contains(where: {
+      (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value)
+    }) {
+      errors.append("bidi override in text")
+    }
     guard cursor.y < size.height, cursor.x + width <= size.width else {
       errors.append("text \(character) past the edge at \(cursor)")
       return

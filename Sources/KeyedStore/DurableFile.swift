@@ -92,6 +92,9 @@ enum DurableFile {
   static func replace(_ path: String, with data: Data, fault: Int32? = nil) throws(StoreError)
     -> FileStamp
   {
+    // The hook fails as creating the temporary file would: before there is one, so that
+    // a concurrent look at the folder never finds a failed write's file.
+    if let fault { throw failure(fault, path) }
     let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw failure(errno, path) }
@@ -101,7 +104,6 @@ enum DurableFile {
       if !closed { close(fd) }
       if !renamed { unlink(temporary) }
     }
-    if let fault { throw failure(fault, path) }
     var written = 0
     while written < data.count {
       let count = data.withUnsafeBytes { bytes in

@@ -130,28 +130,41 @@ extension Store {
     where ObjectIdentifier(type(of: value)) != ObjectIdentifier(key.valueType) {
       throw .typeMismatch(key: key.name, expected: "\(key.valueType)", actual: "\(type(of: value))")
     }
+    let commit = { (state: inout StoreState) -> ((StoreError?, Bool), [any Delivery]) in
+      var entries: [StoreEntry] = []
+      for (key, _) in ordered {
+        guard let entry = state.entry(for: key) else {
+          let known = state.entries[key.name]!.valueType
+          let error = StoreError.typeMismatch(
+            key: key.name, expected: "\(known)", actual: "\(key.valueType)")
+          return ((error, false), [])
+        }
+        entries.append(entry)
+      }
+      // One lock hold commits the whole batch, so a write takes all of it or none.
+      var queueWrite = false
+      let deliveries = zip(entries, ordered).map { entry, pair in
+        let delivery = entry.commitAny(pair.value, at: timestamp)
+        if entry.persists && !entry.isDirty { queueWrite = state.markDirty(entry) || queueWrite }
+        return delivery
+      }
+      return ((nil, queueWrite), deliveries)
+    }
+    if let persistence, ordered.contains(where: { $0.key.persistsInFile }) {
+      // Against the file's current values, and written before returning.
+      let acquired = deliveries.enter()
+      defer { deliveries.exit(acquired) }
+      let ((error, _), delivered) = persistence.transaction { state in
+        let (outcome, delivery) = commit(&state)
+        return (outcome, delivery as any Delivery)
+      }
+      deliveries.deliver(delivered)
+      if let error { throw error }
+      return
+    }
     let (error, queueWrite) = deliveries.commit {
       () -> ((StoreError?, Bool), [any Delivery]) in
-      state.withLock { state in
-        var entries: [StoreEntry] = []
-        for (key, _) in ordered {
-          guard let entry = state.entry(for: key) else {
-            let known = state.entries[key.name]!.valueType
-            let error = StoreError.typeMismatch(
-              key: key.name, expected: "\(known)", actual: "\(key.valueType)")
-            return ((error, false), [])
-          }
-          entries.append(entry)
-        }
-        // One lock hold commits the whole batch, so a write takes all of it or none.
-        var queueWrite = false
-        let deliveries = zip(entries, ordered).map { entry, pair in
-          let delivery = entry.commitAny(pair.value, at: timestamp)
-          if entry.persists && !entry.isDirty { queueWrite = state.markDirty(entry) || queueWrite }
-          return delivery
-        }
-        return ((nil, queueWrite), deliveries)
-      }
+      state.withLock { commit(&$0) }
     }
     if queueWrite { persistence?.requestWrite() }
     if let error { throw error }
@@ -190,12 +203,20 @@ extension Store {
   }
 
   /// Atomically reads, transforms and writes a key's value, so concurrent updates never
-  /// lose each other's changes.
+  /// lose each other's changes — on a persisted store, also updates from other stores and
+  /// other processes that share the file.
   ///
   ///     store.update(false, for: .someBool) { $0.toggle() }
   ///
   /// `body` runs outside the store's lock and may run again if another thread changed
   /// the value meanwhile, so keep it free of side effects.
+  ///
+  /// On a persisted store, a key that persists is updated against the file: the commit
+  /// holds the file's lock, starts from the file's current value (read again when it
+  /// changed on disk), and writes the file before the lock is released, so N processes
+  /// each adding 1 M times end at exactly N × M. When the file cannot be locked or read in
+  /// time, the update commits in memory, is written in the background, and the next
+  /// ``flush()`` throws the failure.
   ///
   /// - Parameters:
   ///   - initial: The value to start from when the key has none.
@@ -207,26 +228,53 @@ extension Store {
     _ initial: Value, for key: StoreKey<Value>, _ body: (inout Value) -> Void
   ) -> Value {
     while true {
+      let persistence = key.persistsInFile ? self.persistence : nil
+      // Cheap when the file did not change (one `stat`): starts `body` from what other
+      // processes wrote, so that the commit below seldom has to run it again.
+      try? persistence?.checkForChanges()
       let seen = value(for: key)
       var next = seen ?? initial
       body(&next)
       let timestamp = ContinuousClock.now
-      let (done, queueWrite) = deliveries.commit { () -> ((Bool, Bool), TypedDelivery<Value>?) in
-        state.withLock { state in
-          guard state.entryForReading(key)?.value == seen else { return ((false, false), nil) }
-          guard case .success(let entry) = state.entry(for: key) else {
-            return ((true, false), nil)
-          }
-          guard seen != next || seen == nil else { return ((true, false), nil) }
-          let delivery = entry.commit(next, at: timestamp)
-          let queueWrite = entry.persists && !entry.isDirty && state.markDirty(entry)
-          return ((true, queueWrite), delivery)
+      let commit = { (state: inout StoreState) -> ((Bool, Bool), TypedDelivery<Value>?) in
+        guard state.entryForReading(key)?.value == seen else { return ((false, false), nil) }
+        guard case .success(let entry) = state.entry(for: key) else {
+          return ((true, false), nil)
         }
+        guard seen != next || seen == nil else { return ((true, false), nil) }
+        let delivery = entry.commit(next, at: timestamp)
+        let queueWrite = entry.persists && !entry.isDirty && state.markDirty(entry)
+        return ((true, queueWrite), delivery)
       }
-      if queueWrite { persistence?.requestWrite() }
+      if let persistence {
+        let acquired = deliveries.enter()
+        defer { deliveries.exit(acquired) }
+        let ((done, _), delivered) = persistence.transaction { state in
+          let (outcome, delivery) = commit(&state)
+          return (outcome, delivery as any Delivery)
+        }
+        deliveries.deliver(delivered)
+        if done { return next }
+        continue
+      }
+      let (done, queueWrite) = deliveries.commit { () -> ((Bool, Bool), TypedDelivery<Value>?) in
+        state.withLock { commit(&$0) }
+      }
+      if queueWrite { self.persistence?.requestWrite() }
       if done { return next }
     }
   }
+}
+
+extension StoreKey {
+  /// Whether a persisted store writes this key to its file: declared persisted, with a
+  /// `Codable` value.
+  var persistsInFile: Bool { isPersisted && Value.self is any Codable.Type }
+}
+
+extension AnyStoreKey {
+  /// Whether a persisted store writes this key to its file.
+  var persistsInFile: Bool { isPersisted && valueType is any Codable.Type }
 }
 
 /// The values of a typed batch, built in ``Store/batch(_:)``.

@@ -40,6 +40,8 @@ final class StorePersistence: Sendable {
     var known: [String: StoredJSON]
     /// The file's stamp then, so that an unchanged file is not read again.
     var stamp: FileStamp?
+    /// The schema version of the file then; `nil` when there was no file.
+    var fileVersion: Int?
     var writes = 0
     var isClosed = false
     /// A value that could not be encoded in a background write, for the next flush to
@@ -58,7 +60,9 @@ final class StorePersistence: Sendable {
     self.storage = storage
     self.deliveries = deliveries
     self.fileLock = fileLock
-    cycle = LockedBox(CycleState(known: known, stamp: stamp))
+    cycle = LockedBox(
+      CycleState(
+        known: known, stamp: stamp, fileVersion: stamp == nil ? nil : options.schemaVersion))
   }
 
   deinit {
@@ -196,17 +200,8 @@ final class StorePersistence: Sendable {
       // Checked under the lock, so that no write queued before `close()` runs after it.
       guard !state.isClosed else { return }
       if closing { state.isClosed = true }
-      let pending = storage.withLock { $0.takeDirty() }
-      guard !pending.isEmpty else { return }
-      var encoded: [String: StoredJSON] = [:]
-      for (entry, value) in pending {
-        do {
-          encoded[entry.name] = try StoredJSON(encoding: value)
-        } catch {
-          state.unreportedError =
-            state.unreportedError ?? .unencodableValue(key: entry.name, reason: describe(error))
-        }
-      }
+      // Encoded before taking the file lock, so that other writers wait less.
+      guard let (pending, encoded) = takeDirty(&state) else { return }
       do throws(StoreError) {
         try fileLock.withExclusiveLock(timeout: lockTimeout ?? options.lockTimeout, for: path) {
           () throws(StoreError) in
@@ -214,37 +209,134 @@ final class StorePersistence: Sendable {
         }
       } catch {
         // Nothing was written: the values stay dirty, so that the next write retries.
-        storage.withLock { $0.markDirtyAgain(pending.map(\.0)) }
+        storage.withLock { $0.markDirtyAgain(pending) }
         throw error
       }
     }
     if delivering { deliverExternalChanges() }
   }
 
-  /// Reads the file, merges `encoded` over it and replaces it. Holds the file lock.
+  /// Takes the dirty entries' values and encodes them; a value that cannot be encoded is
+  /// left out, and its error kept for the next flush.
+  ///
+  /// - Returns: The entries taken and their encoded values, or `nil` when none is dirty.
+  private func takeDirty(_ state: inout CycleState) -> ([StoreEntry], [String: StoredJSON])? {
+    let pending = storage.withLock { $0.takeDirty() }
+    guard !pending.isEmpty else { return nil }
+    var encoded: [String: StoredJSON] = [:]
+    for (entry, value) in pending {
+      do {
+        encoded[entry.name] = try StoredJSON(encoding: value)
+      } catch {
+        state.unreportedError =
+          state.unreportedError ?? .unencodableValue(key: entry.name, reason: describe(error))
+      }
+    }
+    return (pending.map(\.0), encoded)
+  }
+
+  /// Commits a change against the file's current contents, as one step among every store
+  /// and process that shares the file: holding the file lock, it reads the file if it
+  /// changed, commits what other stores changed, runs `commit` on the store's state, and
+  /// writes the file before releasing the lock. What `update(_:for:_:)` and batches use.
+  ///
+  /// When the file cannot be locked or read, or the store is closed, `commit` runs on the
+  /// store's state alone and the write is left to the background; the failure is kept
+  /// for the next flush. Call holding the delivery drain.
+  ///
+  /// - Parameter commit: Commits under the store's state lock; returns the outcome and
+  ///   its delivery.
+  /// - Returns: `commit`'s outcome, and the deliveries to run (other stores' changes
+  ///   first).
+  func transaction<Outcome>(_ commit: (inout StoreState) -> (Outcome, any Delivery)) -> (
+    Outcome, [any Delivery]
+  ) {
+    let timestamp = ContinuousClock.now
+    var inMemoryOnly = false
+    let result = cycle.withLock { state -> (Outcome, [any Delivery]) in
+      if !state.isClosed {
+        do throws(StoreError) {
+          return try fileLock.withExclusiveLock(timeout: options.lockTimeout, for: path) {
+            () throws(StoreError) -> (Outcome, [any Delivery]) in
+            try absorbFile(into: &state, except: [:], movingCorruptAside: true)
+            let result = storage.withLock { storeState in
+              var deliveries = storeState.commitExternal(at: timestamp)
+              let (outcome, delivery) = commit(&storeState)
+              deliveries.append(delivery)
+              return (outcome, deliveries)
+            }
+            // Written under the same lock hold: no other writer sees the file between.
+            if let (pending, encoded) = takeDirty(&state) {
+              do throws(StoreError) {
+                try merge(encoded, into: &state)
+              } catch {
+                storage.withLock { $0.markDirtyAgain(pending) }
+                state.unreportedError = state.unreportedError ?? error
+              }
+            }
+            return result
+          }
+        } catch {
+          state.unreportedError = state.unreportedError ?? error
+        }
+      }
+      inMemoryOnly = true
+      return storage.withLock { storeState in
+        let (outcome, delivery) = commit(&storeState)
+        return (outcome, [delivery])
+      }
+    }
+    if inMemoryOnly { requestWrite() }
+    return result
+  }
+
+  /// Brings what this store knows of the file up to date: reads the file when its stamp
+  /// changed, and notes what other stores changed, except the keys in `encoded`.
+  ///
+  /// - Parameter movingCorruptAside: Whether a corrupt file may be moved aside (as the
+  ///   options say); a watcher only reads.
+  private func absorbFile(
+    into state: inout CycleState, except encoded: [String: StoredJSON], movingCorruptAside: Bool
+  ) throws(StoreError) {
+    let stamp = DurableFile.stamp(path)
+    guard stamp == nil || stamp != state.stamp else { return }
+    let read: (PersistedFile, FileStamp)?
+    if movingCorruptAside {
+      read = try Self.readFile(options)
+    } else {
+      read = try DurableFile.read(path).map { (data, stamp) throws(StoreError) in
+        (try PersistedFile.parse(data, path: path), stamp)
+      }
+    }
+    guard let (file, newStamp) = read else {
+      state.stamp = nil
+      state.fileVersion = nil
+      return
+    }
+    let version = options.schemaVersion
+    if file.version > version {
+      throw .newerVersion(path: path, found: file.version, supported: version)
+    }
+    noteExternal(FileChanges(from: state.known, to: file.values), except: encoded)
+    state.known = file.values
+    state.stamp = newStamp
+    state.fileVersion = file.version
+  }
+
+  /// Puts `encoded` over the file's current values and replaces the file, unless it
+  /// already says that. Holds the file lock.
   private func merge(_ encoded: [String: StoredJSON], into state: inout CycleState)
     throws(StoreError)
   {
+    try absorbFile(into: &state, except: encoded, movingCorruptAside: true)
     let version = options.schemaVersion
-    var base = state.known
-    var current: PersistedFile?
-    if let (file, _) = try Self.readFile(options) {
-      if file.version > version {
-        throw .newerVersion(path: path, found: file.version, supported: version)
-      }
-      current = file
-      noteExternal(FileChanges(from: state.known, to: file.values), except: encoded)
-      base = file.values
-    }
-    var merged = base
+    var merged = state.known
     for (name, value) in encoded { merged[name] = value }
-    if let current, current.version == version, current.values == merged {
-      state.known = merged
-      return  // the file already says this
-    }
+    if state.fileVersion == version, state.known == merged { return }  // the file says this
     let data = try Self.encode(PersistedFile(version: version, values: merged), path: path)
     state.stamp = try DurableFile.replace(path, with: data, fault: options.writeFault?())
     state.known = merged
+    state.fileVersion = version
     state.writes += 1
   }
 
@@ -270,20 +362,8 @@ final class StorePersistence: Sendable {
   func checkForChanges() throws(StoreError) {
     try cycle.withLock { state throws(StoreError) in
       guard !state.isClosed else { return }
-      let stamp = DurableFile.stamp(path)
-      guard stamp != state.stamp else { return }
-      guard let (data, newStamp) = try DurableFile.read(path) else {
-        state.stamp = nil
-        return
-      }
       // Another store's file is read, never moved aside: it may be mid-migration.
-      let file = try PersistedFile.parse(data, path: path)
-      if file.version > options.schemaVersion {
-        throw .newerVersion(path: path, found: file.version, supported: options.schemaVersion)
-      }
-      noteExternal(FileChanges(from: state.known, to: file.values), except: [:])
-      state.known = file.values
-      state.stamp = newStamp
+      try absorbFile(into: &state, except: [:], movingCorruptAside: false)
     }
     deliverExternalChanges()
   }

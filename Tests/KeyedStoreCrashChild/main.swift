@@ -15,6 +15,8 @@ import KeyedStore
 //                                              exit(0) without flushing
 //   KeyedStoreCrashChild return PATH VALUE     the same, then returns from main with the
 //                                              store still open
+//   KeyedStoreCrashChild increment PATH N      adds 1 to "counter" N times with
+//                                              update(_:for:_:), then prints "done"
 
 /// The keys a crash batch stages together: a committed batch has `mirror == counter`,
 /// `double == 2 * counter` and `label == "batch <counter>"`.
@@ -80,6 +82,13 @@ do {
         emit("flushed \(counter)")
       }
     }
+  case "increment":
+    guard arguments.count == 4, let count = Int(arguments[3]) else { fail("increment PATH N") }
+    let counter = StoreKey<Int>("counter")
+    for _ in 0..<count {
+      store.update(0, for: counter) { $0 += 1 }
+    }
+    emit("done")
   case "writer":
     guard arguments.count == 5, let count = Int(arguments[4]) else {
       fail("writer PATH PREFIX COUNT")

@@ -29,7 +29,7 @@ final class Panel: HeadlessNode {
 /// One line of text.
 final class Label: HeadlessNode {
   @Invalidating(.display) var text = ""
-  override var intrinsicContentSize: Size { Size(width: text.count, height: 1) }
+  override var intrinsicContentSize: Size { Size(width: text.terminalColumns, height: 1) }
   override func draw(in canvas: inout TextCanvas) { canvas.draw(text, at: .zero) }
 }
 
@@ -50,7 +50,7 @@ final class ProgressBar: HeadlessNode {
   override var intrinsicContentSize: Size { Size(width: 30, height: 1) }
 
   override func draw(in canvas: inout TextCanvas) {
-    let width = max(0, bounds.size.width - caption.count - 8)
+    let width = max(0, bounds.size.width - caption.terminalColumns - 8)
     let filled = Int((min(1, max(0, progress)) * Double(width)).rounded())
     let bar =
       String(repeating: fill, count: filled) + String(repeating: empty, count: width - filled)

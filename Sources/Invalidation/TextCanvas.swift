@@ -9,13 +9,46 @@
 ///     // │ hello    │
 ///     // └──────────┘
 ///
-/// Each cell holds one `Character` and a ``CellStyle``. A cell is one column wide: wide
-/// characters (most CJK, emoji) are not measured, so keep them out of terminal output.
+/// Each cell holds one `Character` and a ``CellStyle``. Characters are measured with
+/// ``Swift/Character/terminalColumns``, as a terminal measures them:
+///
+/// - A wide character (most CJK, emoji) takes two cells: the left one holds it, the right
+///   one is its *continuation* (``isContinuation(at:)``; its subscript is `nil`). Both
+///   halves share one style.
+/// - A wide character is never split: where only one of its halves would fit (at the
+///   canvas's edge, or at the end of a `draw(_:at:width:style:)` width), a space is drawn
+///   in that one cell instead.
+/// - Writing over either half of a wide character blanks the other half, so no half of
+///   one is ever left behind.
+/// - A zero-width character (a lone combining mark, a zero width space) takes no cell:
+///   it joins the character to its left when the two make one character of the same
+///   width, and is dropped otherwise.
+/// - A control character, or a bidirectional embedding, override or isolate, takes one
+///   cell: the terminal backend shows it as `?` (see ``FrameBuffer``).
+///
+///     var row = TextCanvas(size: Size(width: 8, height: 1))
+///     row.draw("買い物", at: .zero)
+///     print(row.lines)               // ["買い物"]: six cells
+///     print(row[Point(x: 1, y: 0)])  // nil: the right half of 買
+///
+/// ``lines`` and ``rendered`` give the visible text: each wide character once.
 public struct TextCanvas: Sendable, Equatable {
   /// The canvas size in cells.
   public let size: Size
-  private var cells: [Character]
+  private var cells: [Cell]
   private var styles: [CellStyle]
+
+  /// What one cell holds.
+  enum Cell: Hashable, Sendable {
+    /// A character one column wide.
+    case narrow(Character)
+    /// A character two columns wide: the cell to its right is its continuation.
+    case wide(Character)
+    /// The right half of the wide character to its left.
+    case continuation
+
+    static let blank = Cell.narrow(" ")
+  }
 
   /// The largest canvas: 2048 columns by 1024 rows. Larger sizes are clamped to it, as a
   /// terminal's reported size is, so that no size (a terminal claiming 65535×65535, a
@@ -31,14 +64,32 @@ public struct TextCanvas: Sendable, Equatable {
   /// - Parameter size: The number of columns and rows.
   public init(size: Size) {
     self.size = size.clamped(to: Self.maximumSize)
-    cells = Array(repeating: " ", count: self.size.width * self.size.height)
+    cells = Array(repeating: .blank, count: self.size.width * self.size.height)
     styles = Array(repeating: .plain, count: cells.count)
   }
 
-  /// The character at `point`, or `nil` outside the canvas.
+  /// The character at `point`, or `nil` outside the canvas and for the right half of a
+  /// wide character (see ``isContinuation(at:)``).
   public subscript(point: Point) -> Character? {
     guard contains(point) else { return nil }
-    return cells[point.y * size.width + point.x]
+    switch cells[point.y * size.width + point.x] {
+    case .narrow(let character), .wide(let character): return character
+    case .continuation: return nil
+    }
+  }
+
+  /// Whether the cell at `point` is the right half of a wide character, which the cell to
+  /// its left holds.
+  ///
+  ///     var canvas = TextCanvas(size: Size(width: 4, height: 1))
+  ///     canvas.draw("🛒", at: .zero)
+  ///     canvas.isContinuation(at: Point(x: 1, y: 0))  // true
+  ///
+  /// - Parameter point: The cell; `false` outside the canvas.
+  /// - Returns: Whether it continues the character to its left.
+  public func isContinuation(at point: Point) -> Bool {
+    guard contains(point) else { return false }
+    return cells[point.y * size.width + point.x] == .continuation
   }
 
   /// The style of the cell at `point`, or `nil` outside the canvas.
@@ -50,28 +101,31 @@ public struct TextCanvas: Sendable, Equatable {
     return styles[point.y * size.width + point.x]
   }
 
-  /// The character and style at a cell index, for the backends' row-major walks.
-  func cell(atIndex index: Int) -> (Character, CellStyle) { (cells[index], styles[index]) }
+  /// The cell and style at a cell index, for the backends' row-major walks.
+  func cell(atIndex index: Int) -> (Cell, CellStyle) { (cells[index], styles[index]) }
 
   private func contains(_ point: Point) -> Bool {
     point.x >= 0 && point.y >= 0 && point.x < size.width && point.y < size.height
   }
 
-  /// Sets one cell; points outside the canvas are ignored (clipped).
+  /// Sets one cell (two for a wide character); points outside the canvas are ignored
+  /// (clipped). A wide character whose other half would fall outside the canvas draws a
+  /// space in the half that is inside; a zero-width character joins the character to the
+  /// left of `point` if the two make one character of the same width.
   ///
   /// - Parameters:
   ///   - character: The character.
-  ///   - point: The cell.
+  ///   - point: The cell (the left one, for a wide character).
   ///   - style: Its look; plain by default.
   public mutating func set(_ character: Character, at point: Point, style: CellStyle = .plain) {
-    guard contains(point) else { return }
-    let index = point.y * size.width + point.x
-    cells[index] = character
-    styles[index] = style
+    guard point.y >= 0, point.y < size.height else { return }
+    place(character, columns: Self.columns(of: character), x: point.x, row: point.y, style: style)
   }
 
-  /// Draws text starting at `point`, clipped to the canvas (and to `width` if given; a
-  /// width of zero or less draws nothing).
+  /// Draws text starting at `point`, clipped to the canvas (and to `width` columns if
+  /// given; a width of zero or less draws nothing). Each character takes its
+  /// ``Swift/Character/terminalColumns``; a wide character that does not fit in the
+  /// columns left is drawn as one space, and drawing stops.
   ///
   /// - Parameters:
   ///   - text: The text to draw on one row.
@@ -82,15 +136,24 @@ public struct TextCanvas: Sendable, Equatable {
     _ text: String, at point: Point, width: Int? = nil, style: CellStyle = .plain
   ) {
     guard point.y >= 0, point.y < size.height else { return }
-    for (offset, character) in text.enumerated() {
-      if let width, offset >= width { break }
-      let (x, overflow) = point.x.addingReportingOverflow(offset)
-      guard !overflow, x < size.width else { break }
-      set(character, at: Point(x: x, y: point.y), style: style)
+    var x = point.x
+    var used = 0
+    for character in text {
+      guard x < size.width else { break }
+      let columns = Self.columns(of: character)
+      if let width, used + columns > width {
+        if used < width { place(" ", columns: 1, x: x, row: point.y, style: style) }
+        break
+      }
+      place(character, columns: columns, x: x, row: point.y, style: style)
+      used += columns
+      x = x.saturatingAdd(columns)
     }
   }
 
-  /// Fills a rectangle with one character.
+  /// Fills a rectangle with one character. A wide character is repeated every two
+  /// columns from the rectangle's left edge; a column left over at either end (or cut by
+  /// the canvas's edge) gets a space. A zero-width character fills nothing.
   ///
   /// - Parameters:
   ///   - rect: The cells to fill, clipped to the canvas.
@@ -98,20 +161,49 @@ public struct TextCanvas: Sendable, Equatable {
   ///   - style: The look of the filled cells; plain by default.
   public mutating func fill(_ rect: Rect, with character: Character, style: CellStyle = .plain) {
     let columns = rect.columns(within: size.width)
+    let width = Self.columns(of: character)
+    guard width > 0, !columns.isEmpty else { return }
     for y in rect.rows(within: size.height) {
-      for x in columns { set(character, at: Point(x: x, y: y), style: style) }
+      guard width == 2 else {
+        for x in columns { place(character, columns: 1, x: x, row: y, style: style) }
+        continue
+      }
+      // The wide characters sit at even offsets from the rectangle's left edge (the
+      // wrapping difference has the right parity even when it overflows).
+      var x = columns.lowerBound
+      if (x &- rect.origin.x) & 1 == 1 {
+        place(" ", columns: 1, x: x, row: y, style: style)
+        x += 1
+      }
+      while x < columns.upperBound {
+        if x + 1 < columns.upperBound {
+          place(character, columns: 2, x: x, row: y, style: style)
+        } else {
+          place(" ", columns: 1, x: x, row: y, style: style)
+        }
+        x += 2
+      }
     }
   }
 
-  /// Restyles the cells of a rectangle, keeping their characters.
+  /// Restyles the cells of a rectangle, keeping their characters. A wide character with
+  /// one half inside the rectangle is restyled whole.
   ///
   /// - Parameters:
   ///   - rect: The cells to restyle, clipped to the canvas.
   ///   - style: Their new look.
   public mutating func apply(_ style: CellStyle, in rect: Rect) {
     let columns = rect.columns(within: size.width)
+    guard !columns.isEmpty else { return }
     for y in rect.rows(within: size.height) {
-      for x in columns { styles[y * size.width + x] = style }
+      let row = y * size.width
+      for x in columns { styles[row + x] = style }
+      if cells[row + columns.lowerBound] == .continuation {
+        styles[row + columns.lowerBound - 1] = style
+      }
+      if case .wide = cells[row + columns.upperBound - 1] {
+        styles[row + columns.upperBound] = style
+      }
     }
   }
 
@@ -150,7 +242,8 @@ public struct TextCanvas: Sendable, Equatable {
     return overflow ? nil : edge
   }
 
-  /// Copies `other` onto this canvas with its top-left at `point`, clipped.
+  /// Copies `other` onto this canvas with its top-left at `point`, clipped. A wide
+  /// character cut by this canvas's edge leaves a space in its half that is inside.
   ///
   /// - Parameters:
   ///   - other: The canvas to copy.
@@ -162,16 +255,28 @@ public struct TextCanvas: Sendable, Equatable {
     for y in target.rows(within: size.height) {
       for x in columns {
         let index = (y - point.y) * other.size.width + (x - point.x)
-        set(other.cells[index], at: Point(x: x, y: y), style: other.styles[index])
+        let style = other.styles[index]
+        switch other.cells[index] {
+        case .narrow(let character): place(character, columns: 1, x: x, row: y, style: style)
+        case .wide(let character): place(character, columns: 2, x: x, row: y, style: style)
+        case .continuation:
+          // Placed with its left half, unless that half is clipped.
+          if x == columns.lowerBound { place(" ", columns: 1, x: x, row: y, style: style) }
+        }
       }
     }
   }
 
-  /// The canvas as lines of text, trailing spaces removed.
+  /// The canvas as lines of text, trailing spaces removed; a wide character appears once.
   public var lines: [String] {
     (0..<size.height).map { row in
-      let start = row * size.width
-      var line = String(cells[start..<(start + size.width)])
+      var line = ""
+      for cell in cells[(row * size.width)..<((row + 1) * size.width)] {
+        switch cell {
+        case .narrow(let character), .wide(let character): line.append(character)
+        case .continuation: break
+        }
+      }
       while line.last == " " { line.removeLast() }
       return line
     }
@@ -179,4 +284,70 @@ public struct TextCanvas: Sendable, Equatable {
 
   /// The canvas as one string, lines joined by newlines.
   public var rendered: String { lines.joined(separator: "\n") }
+
+  // MARK: Cells
+
+  /// The cells `character` takes: its ``Swift/Character/terminalColumns``, except that a
+  /// character the backends replace (a control, a bidirectional override or isolate)
+  /// takes the one cell of its visible replacement.
+  static func columns(of character: Character) -> Int {
+    CellText.actsOnTheTerminal(character) ? 1 : character.terminalColumns
+  }
+
+  /// Puts `character`, `columns` wide, with its left half at column `x` of `row` (a row
+  /// inside the canvas; `x` may be anywhere).
+  private mutating func place(
+    _ character: Character, columns: Int, x: Int, row: Int, style: CellStyle
+  ) {
+    switch columns {
+    case 0:
+      attach(character, leftOf: x, row: row)
+    case 1:
+      guard x >= 0, x < size.width else { return }
+      store(.narrow(character), at: row * size.width + x, style: style)
+    default:
+      let leftInside = x >= 0 && x < size.width
+      let rightInside = x >= -1 && x < size.width - 1
+      if leftInside && rightInside {
+        let index = row * size.width + x
+        store(.wide(character), at: index, style: style)
+        store(.continuation, at: index + 1, style: style)
+      } else if leftInside {
+        place(" ", columns: 1, x: x, row: row, style: style)
+      } else if rightInside {
+        place(" ", columns: 1, x: x + 1, row: row, style: style)
+      }
+    }
+  }
+
+  /// Stores a cell, first blanking the other half of any wide character it overwrites.
+  private mutating func store(_ cell: Cell, at index: Int, style: CellStyle) {
+    // A continuation always follows its wide character on the same row.
+    switch cells[index] {
+    case .continuation: cells[index - 1] = .blank
+    case .wide: cells[index + 1] = .blank
+    case .narrow: break
+    }
+    cells[index] = cell
+    styles[index] = style
+  }
+
+  /// Joins a zero-width character to the character left of column `x`, if the two make
+  /// one character of the same width; drops it otherwise.
+  private mutating func attach(_ mark: Character, leftOf x: Int, row: Int) {
+    guard x > 0, x <= size.width else { return }
+    var index = row * size.width + x - 1
+    if cells[index] == .continuation { index -= 1 }
+    let base: Character
+    let columns: Int
+    switch cells[index] {
+    case .narrow(let character): (base, columns) = (character, 1)
+    case .wide(let character): (base, columns) = (character, 2)
+    case .continuation: return
+    }
+    let joined = String(base) + String(mark)
+    guard joined.count == 1, let character = joined.first, character.terminalColumns == columns
+    else { return }
+    cells[index] = columns == 2 ? .wide(character) : .narrow(character)
+  }
 }

@@ -82,8 +82,8 @@ public struct HTMLRenderer: Sendable {
       if row > 0 { html += "\n" }
       var end = width
       while end > 0 {
-        let (character, style) = layer.cell(atIndex: row * width + end - 1)
-        guard character == " ", style == .plain else { break }
+        let (cell, style) = layer.cell(atIndex: row * width + end - 1)
+        guard cell == .blank, style == .plain else { break }
         end -= 1
       }
       var column = 0
@@ -91,9 +91,12 @@ public struct HTMLRenderer: Sendable {
         let style = layer.cell(atIndex: row * width + column).1
         var run = ""
         while column < end {
-          let (character, cellStyle) = layer.cell(atIndex: row * width + column)
+          let (cell, cellStyle) = layer.cell(atIndex: row * width + column)
           guard cellStyle == style else { break }
-          run.append(character)
+          switch cell {
+          case .narrow(let character), .wide(let character): run.append(character)
+          case .continuation: break  // the wide character to its left covers it
+          }
           column += 1
         }
         if style == .plain {

@@ -11,6 +11,11 @@
 /// when that is shorter, by rewriting the few unchanged cells between two changes. Styles
 /// are selected only when they change, and the frame ends in the default style.
 ///
+/// A wide character (see ``TextCanvas``) is written once, from its left cell, and the
+/// terminal fills both; since a canvas never holds half of one, and a changed half is
+/// written with its whole character, no half of a wide character is left on the screen
+/// and the buffer's idea of the screen stays exact.
+///
 /// Cell text never acts on the terminal: a control character (C0, DEL, C1 U+0080–U+009F)
 /// or a bidirectional embedding, override or isolate (U+202A–U+202E, U+2066–U+2069) is
 /// written as `?`, one column, so no label can start an escape sequence, move the cursor
@@ -53,10 +58,31 @@ public struct FrameBuffer: Sendable {
       var column = 0
       while column < width {
         let index = row * width + column
-        let new = frame.cell(atIndex: index)
+        let (new, style) = frame.cell(atIndex: index)
         let old = previous.cell(atIndex: index)
-        if new != old { writer.write(new, column: column, row: row, frame: frame, into: &bytes) }
-        column += 1
+        guard new != old.0 || style != old.1 else {
+          column += 1
+          continue
+        }
+        switch new {
+        case .narrow(let character):
+          writer.write(
+            character, columns: 1, style, column: column, row: row, frame: frame, into: &bytes)
+          column += 1
+        case .wide(let character):
+          // Written once; the terminal fills its continuation cell.
+          writer.write(
+            character, columns: 2, style, column: column, row: row, frame: frame, into: &bytes)
+          column += 2
+        case .continuation:
+          // Only this half changed (the screen lost the wide character): write it again.
+          if case (.wide(let character), let leadStyle) = frame.cell(atIndex: index - 1) {
+            writer.write(
+              character, columns: 2, leadStyle, column: column - 1, row: row, frame: frame,
+              into: &bytes)
+          }
+          column += 1
+        }
       }
     }
     writer.finish(into: &bytes)
@@ -69,36 +95,40 @@ public struct FrameBuffer: Sendable {
 private struct DiffWriter {
   var cursor: (column: Int, row: Int)?
   var pen = CellStyle.plain
-  private var utf8: [UInt8] = []
 
   /// At most this many unchanged cells are rewritten to bridge two changes on a row,
   /// instead of a cursor move (which costs at least six bytes).
   private static let bridge = 4
 
   mutating func write(
-    _ cell: (Character, CellStyle), column: Int, row: Int, frame: TextCanvas,
-    into bytes: inout [UInt8]
+    _ character: Character, columns: Int, _ style: CellStyle, column: Int, row: Int,
+    frame: TextCanvas, into bytes: inout [UInt8]
   ) {
     if let cursor, cursor.row == row, cursor.column <= column,
       column - cursor.column <= Self.bridge
     {
-      // Rewrite the unchanged cells in between if they need no style change.
+      // Rewrite the unchanged cells in between if they are plain one-column ASCII that
+      // needs no style change.
       let width = frame.size.width
       let gap = (cursor.column..<column).map { frame.cell(atIndex: row * width + $0) }
-      if gap.allSatisfy({ $0.1 == pen && $0.0.unicodeScalars.allSatisfy(\.isASCII) }) {
-        for (character, _) in gap { put(character, into: &bytes) }
+      let bridgeable = gap.allSatisfy { cell, style in
+        guard style == pen, case .narrow(let character) = cell else { return false }
+        return character.unicodeScalars.allSatisfy(\.isASCII)
+      }
+      if bridgeable {
+        for case (.narrow(let character), _) in gap { put(character, into: &bytes) }
       } else {
         ANSI.moveCursor(toColumn: column, row: row, into: &bytes)
       }
     } else {
       ANSI.moveCursor(toColumn: column, row: row, into: &bytes)
     }
-    if cell.1 != pen {
-      ANSI.select(cell.1, into: &bytes)
-      pen = cell.1
+    if style != pen {
+      ANSI.select(style, into: &bytes)
+      pen = style
     }
-    put(cell.0, into: &bytes)
-    cursor = (column + 1, row)
+    put(character, into: &bytes)
+    cursor = (column + columns, row)
   }
 
   private mutating func put(_ character: Character, into bytes: inout [UInt8]) {

@@ -103,14 +103,14 @@ import Testing
         width: number(&random, around: 24), height: number(&random, around: 10)))
   }
 
-  static func text(_ random: inout SeededGenerator) -> String {
+  static func text(_ random: inout SeededGenerator, _ alphabet: [Character]) -> String {
     String(
       (0..<Int.random(in: 0...30, using: &random)).map { _ in
         alphabet.randomElement(using: &random)!
       })
   }
 
-  static func step(_ random: inout SeededGenerator) -> Step {
+  static func step(_ random: inout SeededGenerator, _ alphabet: [Character]) -> Step {
     let style = styles.randomElement(using: &random)!
     let character = alphabet.randomElement(using: &random)!
     switch Int.random(in: 0..<100, using: &random) {
@@ -126,7 +126,7 @@ import Testing
     case 5..<15: return .set(character, point(&random), style)
     case 15..<40:
       let width: Int? = Bool.random(using: &random) ? nil : number(&random, around: 24)
-      return .draw(text(&random), point(&random), width, style)
+      return .draw(text(&random, alphabet), point(&random), width, style)
     case 40..<50: return .fill(rect(&random), character, style)
     case 50..<55: return .apply(style, rect(&random))
     case 55..<65: return .box(rect(&random), style)
@@ -141,11 +141,11 @@ import Testing
   }
 
   /// Runs `steps`; returns what went wrong, if anything.
-  static func run(_ steps: [Step]) -> String? {
+  static func run(_ steps: [Step], model checksModel: Bool = true) -> String? {
     var canvas = TextCanvas(size: Size(width: 12, height: 5))
     var model = Model(size: canvas.size)
     var buffer = FrameBuffer()
-    var screen = ScreenEmulator(size: .zero)
+    var screen = ScreenEmulator(size: .zero, columns: \.terminalColumns)
     for (number, step) in steps.enumerated() {
       switch step {
       case .resize(let size):
@@ -206,7 +206,7 @@ import Testing
           for x in 0..<stamp.size.width {
             let cell = Point(x: x, y: y)
             model.set(
-              stamp[cell]!, Int128(point.x) + Int128(x), Int128(point.y) + Int128(y),
+              stamp[cell] ?? " ", Int128(point.x) + Int128(x), Int128(point.y) + Int128(y),
               stamp.style(at: cell)!)
           }
         }
@@ -227,6 +227,10 @@ import Testing
       guard canvas.size == model.size else {
         return "step \(number) \(step): size \(canvas.size), model \(model.size)"
       }
+      if let broken = brokenWideCharacter(canvas) {
+        return "step \(number) \(step): \(broken); canvas:\n\(canvas.rendered)"
+      }
+      guard checksModel else { continue }
       for y in 0..<model.size.height {
         for x in 0..<model.size.width {
           let point = Point(x: x, y: y)
@@ -246,12 +250,37 @@ import Testing
     for y in 0..<frame.size.height {
       for x in 0..<frame.size.width {
         let point = Point(x: x, y: y)
-        guard screen.cell(at: point) == .character(shown(frame[point]!)),
+        let expected: ScreenEmulator.Cell =
+          frame.isContinuation(at: point) ? .continuation : .character(shown(frame[point]!))
+        guard screen.cell(at: point) == expected,
           screen.style(at: point) == frame.style(at: point)
         else {
-          return "at \(point): screen \(screen.cell(at: point)), frame "
-            + "\(frame[point]!.debugDescription)\nscreen:\n\(screen.lines.joined(separator: "\n"))"
+          return
+            "at \(point): screen \(screen.cell(at: point)), frame \(expected)\nscreen:\n\(screen.lines.joined(separator: "\n"))"
             + "\nframe:\n\(frame.rendered)"
+        }
+      }
+    }
+    return nil
+  }
+
+  /// Where a wide character lacks a half or its halves differ in style, if anywhere.
+  static func brokenWideCharacter(_ canvas: TextCanvas) -> String? {
+    for y in 0..<canvas.size.height {
+      for x in 0..<canvas.size.width {
+        let point = Point(x: x, y: y)
+        let left = Point(x: x - 1, y: y)
+        if canvas.isContinuation(at: point) {
+          guard x > 0, canvas[left]?.terminalColumns == 2 else {
+            return "a continuation at \(point) after \(String(describing: canvas[left]))"
+          }
+          guard canvas.style(at: left) == canvas.style(at: point) else {
+            return "the halves at \(point) differ in style"
+          }
+        } else if canvas[point]!.terminalColumns == 2,
+          !canvas.isContinuation(at: Point(x: x + 1, y: y))
+        {
+          return "\(canvas[point]!) at \(point) without its right half"
         }
       }
     }
@@ -269,18 +298,33 @@ import Testing
   }
 
   /// Removes steps one at a time while the run still fails: a minimal failing sequence.
-  static func shrink(_ steps: [Step]) -> [Step] {
+  static func shrink(_ steps: [Step], model checksModel: Bool) -> [Step] {
     var steps = steps
     var index = 0
     while index < steps.count {
       var candidate = steps
       candidate.remove(at: index)
-      if run(candidate) != nil { steps = candidate } else { index += 1 }
+      if run(candidate, model: checksModel) != nil { steps = candidate } else { index += 1 }
     }
     return steps
   }
 
+  /// Characters of every width: wide CJK and emoji (with skin tones, ZWJ families,
+  /// flags), zero-width ones that join or vanish, narrow ones and controls.
+  static let wideAlphabet: [Character] = [
+    "a", " ", "─", "é", "買", "い", "🛒", "👍🏽", "👨‍👩‍👧", "🇯🇵", "❤️", "ｶ", "Ｆ", "\u{301}",
+    "\u{200B}", "\u{200D}", "\u{1B}", "\u{9B}", "\u{202E}",
+  ]
+
   @Test func randomStepsMatchTheModelAndTheScreen() {
+    Self.runRandom(alphabet: Self.alphabet, model: true)
+  }
+
+  @Test func randomWideTextKeepsWholeCharactersAndTheScreenExact() {
+    Self.runRandom(alphabet: Self.wideAlphabet, model: false)
+  }
+
+  static func runRandom(alphabet: [Character], model checksModel: Bool) {
     let seed =
       getenv("RIPPLE_SEED").flatMap { UInt64(String(cString: $0)) }
       ?? UInt64.random(in: 0...UInt64.max)
@@ -288,18 +332,19 @@ import Testing
     var random = SeededGenerator(state: seed)
     var done = 0
     while done < total {
-      let steps = (0..<200).map { _ in Self.step(&random) }
+      let steps = (0..<200).map { _ in Self.step(&random, alphabet) }
       done += steps.count
-      if let failure = Self.run(steps) {
-        let minimal = Self.shrink(steps)
+      if let failure = Self.run(steps, model: checksModel) {
+        let minimal = Self.shrink(steps, model: checksModel)
         Issue.record(
           Comment(
             rawValue: "seed \(seed) (rerun with RIPPLE_SEED=\(seed)): \(failure)\n"
-              + "minimal steps: \(minimal)\nfails with: \(Self.run(minimal) ?? "?")"))
+              + "minimal steps: \(minimal)\n"
+              + "fails with: \(Self.run(minimal, model: checksModel) ?? "?")"))
         return
       }
     }
-    print("CanvasRandomTests: \(done) steps, seed \(seed)")
+    print("CanvasRandomTests: \(done) steps, seed \(seed), model: \(checksModel)")
   }
 }
 

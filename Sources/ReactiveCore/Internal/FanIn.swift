@@ -15,8 +15,8 @@ protocol FanInRule {
 }
 
 /// The engine of the operators that subscribe to several upstreams and deliver to one
-/// downstream as events come: `merge` (``MergeRule``), `combineLatest`
-/// (``CombineLatestRule``) and `MergeMany`. `zip` cannot use it: Combine's zip delivers
+/// downstream as events come: `combineLatest` (``CombineLatestRule``). `merge` has its
+/// own engine (``MergeEngine``) for Combine's demand rules. `zip` cannot use it: Combine's zip delivers
 /// whatever the demand and hands demand back through the upstream that completed a tuple
 /// (see ``ZipSubscription``).
 ///

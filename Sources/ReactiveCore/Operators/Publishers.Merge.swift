@@ -124,13 +124,11 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, A.Output == S.Input {
-      FanIn<S, MergeRule<Output>>(
-        name: "Merge", sides: 2, rule: MergeRule(sides: 2), downstream: subscriber
-      )
-      .start(subscriber) {
-        $0.attach(a, as: 0, accept: MergeRule.accept)
-        $0.attach(b, as: 1, accept: MergeRule.accept)
-      }
+      MergeEngine(downstream: subscriber, sides: 2)
+        .start(subscriber) {
+          $0.attach(a, as: 0)
+          $0.attach(b, as: 1)
+        }
     }
 
     /// Merges one more publisher into this one.
@@ -167,14 +165,12 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, A.Output == S.Input {
-      FanIn<S, MergeRule<Output>>(
-        name: "Merge", sides: 3, rule: MergeRule(sides: 3), downstream: subscriber
-      )
-      .start(subscriber) {
-        $0.attach(a, as: 0, accept: MergeRule.accept)
-        $0.attach(b, as: 1, accept: MergeRule.accept)
-        $0.attach(c, as: 2, accept: MergeRule.accept)
-      }
+      MergeEngine(downstream: subscriber, sides: 3)
+        .start(subscriber) {
+          $0.attach(a, as: 0)
+          $0.attach(b, as: 1)
+          $0.attach(c, as: 2)
+        }
     }
 
     /// Merges one more publisher into this one.
@@ -217,15 +213,13 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, A.Output == S.Input {
-      FanIn<S, MergeRule<Output>>(
-        name: "Merge", sides: 4, rule: MergeRule(sides: 4), downstream: subscriber
-      )
-      .start(subscriber) {
-        $0.attach(a, as: 0, accept: MergeRule.accept)
-        $0.attach(b, as: 1, accept: MergeRule.accept)
-        $0.attach(c, as: 2, accept: MergeRule.accept)
-        $0.attach(d, as: 3, accept: MergeRule.accept)
-      }
+      MergeEngine(downstream: subscriber, sides: 4)
+        .start(subscriber) {
+          $0.attach(a, as: 0)
+          $0.attach(b, as: 1)
+          $0.attach(c, as: 2)
+          $0.attach(d, as: 3)
+        }
     }
 
     /// Merges one more publisher into this one.
@@ -272,16 +266,14 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, A.Output == S.Input {
-      FanIn<S, MergeRule<Output>>(
-        name: "Merge", sides: 5, rule: MergeRule(sides: 5), downstream: subscriber
-      )
-      .start(subscriber) {
-        $0.attach(a, as: 0, accept: MergeRule.accept)
-        $0.attach(b, as: 1, accept: MergeRule.accept)
-        $0.attach(c, as: 2, accept: MergeRule.accept)
-        $0.attach(d, as: 3, accept: MergeRule.accept)
-        $0.attach(e, as: 4, accept: MergeRule.accept)
-      }
+      MergeEngine(downstream: subscriber, sides: 5)
+        .start(subscriber) {
+          $0.attach(a, as: 0)
+          $0.attach(b, as: 1)
+          $0.attach(c, as: 2)
+          $0.attach(d, as: 3)
+          $0.attach(e, as: 4)
+        }
     }
 
     /// Merges one more publisher into this one.
@@ -333,17 +325,15 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, A.Output == S.Input {
-      FanIn<S, MergeRule<Output>>(
-        name: "Merge", sides: 6, rule: MergeRule(sides: 6), downstream: subscriber
-      )
-      .start(subscriber) {
-        $0.attach(a, as: 0, accept: MergeRule.accept)
-        $0.attach(b, as: 1, accept: MergeRule.accept)
-        $0.attach(c, as: 2, accept: MergeRule.accept)
-        $0.attach(d, as: 3, accept: MergeRule.accept)
-        $0.attach(e, as: 4, accept: MergeRule.accept)
-        $0.attach(f, as: 5, accept: MergeRule.accept)
-      }
+      MergeEngine(downstream: subscriber, sides: 6)
+        .start(subscriber) {
+          $0.attach(a, as: 0)
+          $0.attach(b, as: 1)
+          $0.attach(c, as: 2)
+          $0.attach(d, as: 3)
+          $0.attach(e, as: 4)
+          $0.attach(f, as: 5)
+        }
     }
 
     /// Merges one more publisher into this one.
@@ -398,18 +388,16 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, A.Output == S.Input {
-      FanIn<S, MergeRule<Output>>(
-        name: "Merge", sides: 7, rule: MergeRule(sides: 7), downstream: subscriber
-      )
-      .start(subscriber) {
-        $0.attach(a, as: 0, accept: MergeRule.accept)
-        $0.attach(b, as: 1, accept: MergeRule.accept)
-        $0.attach(c, as: 2, accept: MergeRule.accept)
-        $0.attach(d, as: 3, accept: MergeRule.accept)
-        $0.attach(e, as: 4, accept: MergeRule.accept)
-        $0.attach(f, as: 5, accept: MergeRule.accept)
-        $0.attach(g, as: 6, accept: MergeRule.accept)
-      }
+      MergeEngine(downstream: subscriber, sides: 7)
+        .start(subscriber) {
+          $0.attach(a, as: 0)
+          $0.attach(b, as: 1)
+          $0.attach(c, as: 2)
+          $0.attach(d, as: 3)
+          $0.attach(e, as: 4)
+          $0.attach(f, as: 5)
+          $0.attach(g, as: 6)
+        }
     }
 
     /// Merges one more publisher into this one.
@@ -469,19 +457,17 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where A.Failure == S.Failure, A.Output == S.Input {
-      FanIn<S, MergeRule<Output>>(
-        name: "Merge", sides: 8, rule: MergeRule(sides: 8), downstream: subscriber
-      )
-      .start(subscriber) {
-        $0.attach(a, as: 0, accept: MergeRule.accept)
-        $0.attach(b, as: 1, accept: MergeRule.accept)
-        $0.attach(c, as: 2, accept: MergeRule.accept)
-        $0.attach(d, as: 3, accept: MergeRule.accept)
-        $0.attach(e, as: 4, accept: MergeRule.accept)
-        $0.attach(f, as: 5, accept: MergeRule.accept)
-        $0.attach(g, as: 6, accept: MergeRule.accept)
-        $0.attach(h, as: 7, accept: MergeRule.accept)
-      }
+      MergeEngine(downstream: subscriber, sides: 8)
+        .start(subscriber) {
+          $0.attach(a, as: 0)
+          $0.attach(b, as: 1)
+          $0.attach(c, as: 2)
+          $0.attach(d, as: 3)
+          $0.attach(e, as: 4)
+          $0.attach(f, as: 5)
+          $0.attach(g, as: 6)
+          $0.attach(h, as: 7)
+        }
     }
   }
 
@@ -509,15 +495,12 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Upstream.Failure == S.Failure, Upstream.Output == S.Input {
-      FanIn<S, MergeRule<Output>>(
-        name: "Merge", sides: publishers.count, rule: MergeRule(sides: publishers.count),
-        downstream: subscriber
-      )
-      .start(subscriber) { engine in
-        for (index, publisher) in publishers.enumerated() {
-          engine.attach(publisher, as: index, accept: MergeRule.accept)
+      MergeEngine(downstream: subscriber, sides: publishers.count)
+        .start(subscriber) { engine in
+          for (index, publisher) in publishers.enumerated() {
+            engine.attach(publisher, as: index)
+          }
         }
-      }
     }
 
     /// Merges one more publisher into this one.

@@ -210,10 +210,12 @@ open class Behavior: CustomDebugStringConvertible {
   }
 
   func runActivate() {
+    // The receiver opens before willActivate, so that the override can store into it:
+    // that is where users put their subscriptions first.
+    (self as? Scope)?.whileActiveReceiver.activate()
     var fresh = Set<AnyCancellable>()
     willActivate(cancellables: &fresh)
     cancellables = fresh
-    (self as? Scope)?.whileActiveReceiver.activate()
     setState(.active)
     startPendingTasks()
     if let scope = self as? Scope {

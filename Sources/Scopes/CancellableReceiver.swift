@@ -1,13 +1,24 @@
 import ReactiveCore
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A place to store cancellables that should live exactly while a scope is active.
 ///
 ///     somePublisher
 ///         .sink { print($0) }
 ///         .store(in: scope.whileActiveReceiver)
 ///
-/// Stored cancellables are cancelled when the scope deactivates. Storing one while the
-/// scope is not active cancels it at once.
+/// Stored cancellables are cancelled when the scope deactivates. The receiver opens as
+/// activation starts, so an override of ``Behavior/willActivate(cancellables:)`` may store
+/// into it. Storing one while the scope is not active cancels it at once; debug builds
+/// also print a warning to standard error, once per receiver, since that is almost always a
+/// mistake (a subscription that never runs).
 ///
 /// - Note: Thread-safe.
 public final class CancellableReceiver: @unchecked Sendable {
@@ -15,6 +26,7 @@ public final class CancellableReceiver: @unchecked Sendable {
   private let lock = Lock()
   private var isActive = false
   private var stored: [AnyCancellable] = []
+  private var hasWarned = false
 
   init() {}
 
@@ -23,12 +35,33 @@ public final class CancellableReceiver: @unchecked Sendable {
   ///
   /// - Parameter cancellable: The subscription to bind to the scope's activity.
   public func receive(_ cancellable: AnyCancellable) {
-    let accepted = lock.withLock { () -> Bool in
-      guard isActive else { return false }
+    let (accepted, warn) = lock.withLock { () -> (Bool, Bool) in
+      guard isActive else {
+        defer { hasWarned = true }
+        return (false, !hasWarned)
+      }
       stored.append(cancellable)
-      return true
+      return (true, false)
     }
-    if !accepted { cancellable.cancel() }
+    guard !accepted else { return }
+    cancellable.cancel()
+    #if DEBUG
+      if warn { Self.warnStoredWhileInactive() }
+    #else
+      _ = warn
+    #endif
+  }
+
+  /// Says on standard error that a cancellable went into an inactive receiver.
+  private static func warnStoredWhileInactive() {
+    let message = """
+      Scopes: a cancellable was stored into the whileActiveReceiver of a scope that is not \
+      active, and was cancelled at once. Store it from willActivate(cancellables:) or while \
+      the scope is active (state == .active).
+
+      """
+    var bytes = Array(message.utf8)
+    _ = write(2, &bytes, bytes.count)
   }
 
   /// The number of cancellables currently held.

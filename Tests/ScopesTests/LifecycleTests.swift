@@ -158,6 +158,35 @@ import Testing
     #expect(scope.whileActiveReceiver.count == 0)
   }
 
+  /// The first place a user stores a subscription: an override of willActivate.
+  @Test func willActivateMayStoreIntoWhileActiveReceiver() throws {
+    final class Feature: Scope {
+      let subject: PassthroughSubject<Int, Never>
+      let received = Log()
+      init(subject: PassthroughSubject<Int, Never>) {
+        self.subject = subject
+        super.init()
+      }
+      override func willActivate(cancellables: inout Set<AnyCancellable>) {
+        subject.sink { [received] in received.append("\($0)") }.store(in: whileActiveReceiver)
+      }
+    }
+    let subject = PassthroughSubject<Int, Never>()
+    let feature = Feature(subject: subject)
+    let root = RootScope()
+    try feature.attach(to: root)
+    #expect(feature.whileActiveReceiver.count == 1)
+    subject.send(1)
+    feature.detach()
+    subject.send(2)
+    try feature.attach(to: root)
+    subject.send(3)
+    #expect(feature.received.lines == ["1", "3"])
+    #expect(feature.whileActiveReceiver.count == 1)
+    feature.detach()
+    #expect(feature.whileActiveReceiver.count == 0)
+  }
+
   @Test func evictOfANonChildDoesNothing() throws {
     let root = RootScope()
     let node = Scope()

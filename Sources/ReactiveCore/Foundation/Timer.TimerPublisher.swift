@@ -6,6 +6,10 @@ extension Timer {
   /// The publisher is connectable: the timer starts when you call `connect()` and stops
   /// when you cancel the returned cancellable. Subscribers without demand miss ticks.
   ///
+  /// The timer ticks only while `runLoop` runs in `mode`. A Linux command-line program or
+  /// server usually runs no run loop (under `dispatchMain()` this timer never ticks); use
+  /// ReactiveExtras' `scheduler.timer(every:)`, which any `Scheduler` drives, there.
+  ///
   ///     let publisher = Timer.publish(every: 0.5, on: .current, in: .default)
   ///     let cancellable = publisher.sink { print($0) }
   ///     let connection = publisher.connect()

@@ -1,7 +1,7 @@
 /// Holds values for one subscriber until it asks for them, then its completion: the
 /// delivery half of every engine whose events arrive from a push source rather than from
-/// one upstream — ``FanIn`` (`merge`, `combineLatest`) here, and `create`,
-/// `ReplaySubject`, `materialize` and the Observation publisher in ReactiveExtras.
+/// one upstream: `create`, `ReplaySubject`, `materialize` and the Observation publisher
+/// in ReactiveExtras.
 ///
 /// Values are delivered in order, never more than requested, never overlapping; a
 /// completion waits behind the values already held (a failure may skip them). With a

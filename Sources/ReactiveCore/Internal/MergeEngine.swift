@@ -1,4 +1,6 @@
 /// What a ``MergeEngine`` keeps under its lock.
+import Synchronization
+
 @usableFromInline
 struct MergeState<Downstream: Subscriber> {
   /// The subscriber, until the merge ends (cancelled, failed or finished).
@@ -72,13 +74,16 @@ struct MergeState<Downstream: Subscriber> {
 ///
 /// - Invariant: `lock` (from ``Guarded``) guards ``MergeState``; `delivery` is held only
 ///   while downstream runs, and `lock` is never held while an upstream or the downstream
-///   runs.
+///   runs. `ended` turns true, once, before the completion is delivered, so a value that
+///   waited for that delivery on another thread is dropped.
 @usableFromInline
 final class MergeEngine<Downstream: Subscriber>: Guarded<MergeState<Downstream>>, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
   @usableFromInline
   let delivery = RecursiveLock()
+  @usableFromInline
+  let ended = Atomic<Bool>(false)
 
   /// Creates the engine for `sides` upstreams.
   @inlinable
@@ -136,7 +141,7 @@ final class MergeEngine<Downstream: Subscriber>: Guarded<MergeState<Downstream>>
     if state.demand == .unlimited {
       lock.unlock()
       let acquired = delivery.enter()
-      _ = downstream.receive(value)
+      if !ended.load(ordering: .acquiring) { _ = downstream.receive(value) }
       delivery.exit(acquired)
       return .none
     }
@@ -150,7 +155,7 @@ final class MergeEngine<Downstream: Subscriber>: Guarded<MergeState<Downstream>>
     state.deliveries += 1
     lock.unlock()
     let acquired = delivery.enter()
-    let more = downstream.receive(value)
+    let more = ended.load(ordering: .acquiring) ? .none : downstream.receive(value)
     delivery.exit(acquired)
     lock.lock()
     state.deliveries -= 1
@@ -196,6 +201,7 @@ final class MergeEngine<Downstream: Subscriber>: Guarded<MergeState<Downstream>>
   func deliver(_ completion: Subscribers.Completion<Downstream.Failure>, to downstream: Downstream)
   {
     let acquired = delivery.enter()
+    ended.store(true, ordering: .releasing)
     downstream.receive(completion: completion)
     delivery.exit(acquired)
   }
@@ -219,7 +225,7 @@ final class MergeEngine<Downstream: Subscriber>: Guarded<MergeState<Downstream>>
       lock.unlock()
       for (value, _) in values {
         let acquired = delivery.enter()
-        _ = downstream.receive(value)
+        if !ended.load(ordering: .acquiring) { _ = downstream.receive(value) }
         delivery.exit(acquired)
       }
       for subscription in subscriptions { subscription.request(.unlimited) }
@@ -235,7 +241,7 @@ final class MergeEngine<Downstream: Subscriber>: Guarded<MergeState<Downstream>>
     var more = Subscribers.Demand.none
     for (value, _) in values {
       let acquired = delivery.enter()
-      more += downstream.receive(value)
+      if !ended.load(ordering: .acquiring) { more += downstream.receive(value) }
       delivery.exit(acquired)
     }
     lock.lock()

@@ -80,7 +80,7 @@ extension Publishers {
     where A.Failure == S.Failure, S.Input == Output {
       typealias Rule = CombineLatestRule<A.Output, B.Output, Void, Void, Output>
       let rule = Rule(sides: 2, c: (), d: ()) { a, b, _, _ in (a, b) }
-      FanIn<S, Rule>(name: "CombineLatest", sides: 2, rule: rule, downstream: subscriber)
+      CombineLatestEngine<S, Rule>(sides: 2, rule: rule, downstream: subscriber)
         .start(subscriber) {
           $0.attach(a, as: 0) {
             $0.a = $1
@@ -122,7 +122,7 @@ extension Publishers {
     where A.Failure == S.Failure, S.Input == Output {
       typealias Rule = CombineLatestRule<A.Output, B.Output, C.Output, Void, Output>
       let rule = Rule(sides: 3, d: ()) { a, b, c, _ in (a, b, c) }
-      FanIn<S, Rule>(name: "CombineLatest", sides: 3, rule: rule, downstream: subscriber)
+      CombineLatestEngine<S, Rule>(sides: 3, rule: rule, downstream: subscriber)
         .start(subscriber) {
           $0.attach(a, as: 0) {
             $0.a = $1
@@ -171,7 +171,7 @@ extension Publishers {
     where A.Failure == S.Failure, S.Input == Output {
       typealias Rule = CombineLatestRule<A.Output, B.Output, C.Output, D.Output, Output>
       let rule = Rule(sides: 4) { a, b, c, d in (a, b, c, d) }
-      FanIn<S, Rule>(name: "CombineLatest", sides: 4, rule: rule, downstream: subscriber)
+      CombineLatestEngine<S, Rule>(sides: 4, rule: rule, downstream: subscriber)
         .start(subscriber) {
           $0.attach(a, as: 0) {
             $0.a = $1

@@ -47,4 +47,87 @@ import Testing
     #expect(flattened.load(ordering: .relaxed) > 0)
     for cancellable in [c1, c2, c3, c4] { cancellable.cancel() }
   }
+
+  /// Finite demand from several threads: merge never exceeds it, never overlaps deliveries,
+  /// and delivers nothing after its completion.
+  @Test func mergeWithFiniteDemandFromManyThreads() {
+    for _ in 0..<20 {
+      let subjects = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
+      let probe = DeliveryProbe()
+      let subscriber = AnySubscriber<Int, Never>(
+        receiveSubscription: { $0.request(.max(500)) },
+        receiveValue: { _ in
+          probe.value()
+          return .none
+        },
+        receiveCompletion: { _ in probe.completion() })
+      Publishers.MergeMany(subjects).subscribe(subscriber)
+      DispatchQueue.concurrentPerform(iterations: 4) { index in
+        for value in 0..<400 { subjects[index].send(value) }
+        subjects[index].send(completion: .finished)
+      }
+      probe.check(atMost: 500)
+    }
+  }
+
+  /// combineLatest fed from several threads: no overlap, no value after the completion.
+  @Test func combineLatestFromManyThreadsEndsCleanly() {
+    for _ in 0..<20 {
+      let subjects = (0..<2).map { _ in PassthroughSubject<Int, Never>() }
+      let probe = DeliveryProbe()
+      let subscriber = AnySubscriber<Int, Never>(
+        receiveSubscription: { $0.request(.max(300)) },
+        receiveValue: { _ in
+          probe.value()
+          return .none
+        },
+        receiveCompletion: { _ in probe.completion() })
+      subjects[0].combineLatest(subjects[1]) { $0 + $1 }.subscribe(subscriber)
+      DispatchQueue.concurrentPerform(iterations: 4) { index in
+        for value in 0..<400 { subjects[index % 2].send(value) }
+        subjects[index % 2].send(completion: .finished)
+      }
+      probe.check(atMost: 300)
+    }
+  }
+}
+
+/// Counts deliveries to one subscriber and notes any overlap, any value after the
+/// completion, and more than one completion.
+private final class DeliveryProbe: Sendable {
+  let inside = Atomic<Int>(0)
+  let overlaps = Atomic<Int>(0)
+  let values = Atomic<Int>(0)
+  let completions = Atomic<Int>(0)
+  let late = Atomic<Int>(0)
+
+  func value() {
+    enter()
+    if completions.load(ordering: .sequentiallyConsistent) > 0 {
+      late.add(1, ordering: .relaxed)
+    }
+    values.add(1, ordering: .relaxed)
+    leave()
+  }
+
+  func completion() {
+    enter()
+    completions.add(1, ordering: .sequentiallyConsistent)
+    leave()
+  }
+
+  private func enter() {
+    if inside.add(1, ordering: .sequentiallyConsistent).newValue != 1 {
+      overlaps.add(1, ordering: .relaxed)
+    }
+  }
+
+  private func leave() { inside.subtract(1, ordering: .sequentiallyConsistent) }
+
+  func check(atMost demand: Int) {
+    #expect(overlaps.load(ordering: .relaxed) == 0)
+    #expect(values.load(ordering: .relaxed) <= demand)
+    #expect(completions.load(ordering: .relaxed) <= 1)
+    #expect(late.load(ordering: .relaxed) == 0)
+  }
 }

@@ -56,18 +56,22 @@ enum DurableFile {
   ///
   /// - Returns: The bytes and the stamp of the file read, or `nil` when no file is there.
   /// - Throws: ``StoreError/notAFile(path:)`` or ``StoreError/unreadable(path:reason:)``.
+  ///
+  /// Opens without blocking and checks with `fstat` before reading, so that a FIFO,
+  /// socket or device at `path` is reported at once instead of blocking the caller.
   static func read(_ path: String) throws(StoreError) -> (Data, FileStamp)? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
     if fd < 0 {
       let code = errno
       if code == ENOENT { return nil }
-      if code == EISDIR { throw .notAFile(path: path) }
+      if code == EISDIR || code == ENXIO { throw .notAFile(path: path) }
       throw .unreadable(path: path, reason: message(code))
     }
     defer { close(fd) }
     var info = stat()
     guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: message(errno)) }
     guard (info.st_mode & S_IFMT) == S_IFREG else { throw .notAFile(path: path) }
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
     var data = Data()
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     while true {
@@ -96,7 +100,7 @@ enum DurableFile {
     // a concurrent look at the folder never finds a failed write's file.
     if let fault { throw failure(fault, path) }
     let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw failure(errno, path) }
     var closed = false
     var renamed = false
@@ -104,6 +108,7 @@ enum DurableFile {
       if !closed { close(fd) }
       if !renamed { unlink(temporary) }
     }
+    keepOwnerAndMode(of: path, on: fd)
     var written = 0
     while written < data.count {
       let count = data.withUnsafeBytes { bytes in
@@ -124,6 +129,73 @@ enum DurableFile {
     renamed = true
     syncFolder(of: path)
     return FileStamp(info)
+  }
+
+  /// Gives the new file `fd` the owner (where permitted) and permission bits of the file
+  /// at `path`, so that a rename over it undoes neither a `chmod` nor a `chown`. A new
+  /// store file keeps the temporary file's 0600.
+  private static func keepOwnerAndMode(of path: String, on fd: Int32) {
+    var old = stat()
+    guard stat(path, &old) == 0, (old.st_mode & S_IFMT) == S_IFREG else { return }
+    // Owner first: changing it may clear set-id bits that the mode then restores.
+    if old.st_uid != geteuid() || old.st_gid != getegid() {
+      _ = fchown(fd, old.st_uid, old.st_gid)  // EPERM for most users: the file becomes theirs
+    }
+    _ = fchmod(fd, old.st_mode & 0o7777)
+  }
+
+  /// Resolves a store path once, when the store opens: a relative path against the
+  /// working folder, the folder to its real path, and a symbolic link at the file itself
+  /// to its target (a chain of them, up to 40), so that the lock, the temporary files
+  /// and the rename go beside the real file and a link stays a link. Creates missing
+  /// folders (0700) on the way.
+  ///
+  /// - Returns: The absolute real path of the store file, which may not exist yet.
+  /// - Throws: ``StoreError/unreadable(path:reason:)`` naming `path`.
+  static func resolve(_ path: String) throws(StoreError) -> String {
+    var candidate = path
+    if !path.hasPrefix("/") {
+      guard let cwd = getcwd(nil, 0) else {
+        throw .unreadable(path: path, reason: "no working folder: \(message(errno))")
+      }
+      candidate = String(cString: cwd) + "/" + path
+      free(cwd)
+    }
+    for _ in 0..<40 {
+      createFolder(of: candidate)
+      let folder = folder(of: candidate)
+      guard let real = realpath(folder, nil) else {
+        throw .unreadable(path: path, reason: "cannot resolve \(folder): \(message(errno))")
+      }
+      let realFolder = String(cString: real)
+      free(real)
+      let name = lastComponent(of: candidate)
+      candidate = realFolder == "/" ? "/" + name : realFolder + "/" + name
+      var info = stat()
+      guard lstat(candidate, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else {
+        return candidate
+      }
+      var buffer = [UInt8](repeating: 0, count: 4_096)
+      let count = buffer.withUnsafeMutableBytes { bytes in
+        readlink(candidate, bytes.baseAddress!.assumingMemoryBound(to: CChar.self), bytes.count)
+      }
+      guard count > 0 else {
+        throw .unreadable(
+          path: path, reason: "cannot read the link \(candidate): \(message(errno))")
+      }
+      let target = String(decoding: buffer[0..<count], as: UTF8.self)
+      candidate = target.hasPrefix("/") ? target : self.folder(of: candidate) + "/" + target
+    }
+    throw .unreadable(path: path, reason: "too many levels of symbolic links")
+  }
+
+  /// Throws when something other than a regular file is at `path`: checked before
+  /// anything opens it, so that a FIFO never blocks.
+  ///
+  /// - Throws: ``StoreError/notAFile(path:)``.
+  static func checkRegularIfPresent(_ path: String) throws(StoreError) {
+    var info = stat()
+    if lstat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG { throw .notAFile(path: path) }
   }
 
   /// Syncs the folder holding `path`, so that a rename in it is durable. Best effort:
@@ -179,13 +251,14 @@ enum DurableFile {
     kill(pid, 0) == 0 || errno == EPERM
   }
 
-  /// Creates the folder holding `path` and its parents, as `mkdir -p` does.
+  /// Creates the folder holding `path` and its parents, as `mkdir -p` does, readable by
+  /// this user only (0700).
   static func createFolder(of path: String) {
     let isAbsolute = path.hasPrefix("/")
     var current = ""
     for component in folder(of: path).split(separator: "/", omittingEmptySubsequences: true) {
       current += current.isEmpty && !isAbsolute ? String(component) : "/" + component
-      _ = mkdir(current, 0o755)  // fails harmlessly where the folder exists
+      _ = mkdir(current, 0o700)  // fails harmlessly where the folder exists
     }
   }
 

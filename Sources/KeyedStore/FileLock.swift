@@ -19,15 +19,21 @@ final class FileLock: Sendable {
   let path: String
   private let descriptor: Int32
 
-  /// Opens (creating if needed) the lock file.
+  /// Opens (creating if needed, readable by this user only) the lock file.
   ///
   /// - Throws: ``StoreError/writeFailed(path:reason:)`` when it cannot be created.
   init(path: String) throws(StoreError) {
     self.path = path
-    let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    // Non-blocking, and checked, so that a FIFO at the lock's path cannot block.
+    let fd = open(path, O_RDWR | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o600)
     guard fd >= 0 else {
       throw .writeFailed(
         path: path, reason: "cannot open the lock file: \(DurableFile.message(errno))")
+    }
+    var info = stat()
+    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+      close(fd)
+      throw .writeFailed(path: path, reason: "the lock file is not a regular file")
     }
     descriptor = fd
   }

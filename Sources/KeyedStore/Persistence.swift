@@ -22,6 +22,9 @@ public struct Persistence: Sendable {
     var writeFault: (@Sendable () -> Int32?)?
     /// How long a read or write waits for another store's or process's file lock.
     var lockTimeout: Duration = .seconds(10)
+    /// The path as the app gave it, which errors name; ``path`` is the resolved real
+    /// path once the store opened.
+    var givenPath: String?
 
     /// The schema version this code writes: that of the last migration, or 1.
     var schemaVersion: Int { migrations.map(\.version).max().map { max($0, 1) } ?? 1 }
@@ -59,6 +62,34 @@ public struct Persistence: Sendable {
         FileOptions(
           path: path, migrations: migrations, ifCorrupt: ifCorrupt,
           changeCheckInterval: changeCheckInterval, writeFault: nil)))
+  }
+
+  /// Values of `Codable` keys are also kept in the JSON file at `path`, waiting at most
+  /// `lockTimeout` for another store or process that holds the file's lock.
+  ///
+  ///     let store = try Store(persistence: .file(path: path, lockTimeout: .seconds(2)))
+  ///
+  /// - Parameters:
+  ///   - path: The store file. Missing folders are created (readable by this user only);
+  ///     a missing file starts empty. The path is resolved once, when the store opens:
+  ///     a relative path against the working folder, a symbolic link to its target.
+  ///   - migrations: As in ``file(path:migrations:ifCorrupt:changeCheckInterval:)``.
+  ///   - ifCorrupt: What to do when the file is not a readable store file.
+  ///   - changeCheckInterval: As in ``file(path:migrations:ifCorrupt:changeCheckInterval:)``.
+  ///   - lockTimeout: How long opening, a write or an update waits for the file's lock
+  ///     (10 seconds with the other overload). Past it, they fail with
+  ///     ``StoreError/writeFailed(path:reason:)`` naming the file and its lock file.
+  /// - Returns: The persistence to pass to ``Store/init(persistence:)``.
+  public static func file(
+    path: String, migrations: [StoreMigration] = [],
+    ifCorrupt: CorruptFileHandling = .throwError,
+    changeCheckInterval: Duration? = .milliseconds(250), lockTimeout: Duration
+  ) -> Persistence {
+    Persistence(
+      kind: .file(
+        FileOptions(
+          path: path, migrations: migrations, ifCorrupt: ifCorrupt,
+          changeCheckInterval: changeCheckInterval, writeFault: nil, lockTimeout: lockTimeout)))
   }
 
   /// The store file's path, or `nil` in memory.

@@ -86,8 +86,10 @@ extension Store {
     return value
   }
 
-  /// The store file's path, or `nil` in memory.
-  public var persistencePath: String? { persistence?.path }
+  /// The store file's path as given to ``Persistence/file(path:migrations:ifCorrupt:changeCheckInterval:)``,
+  /// or `nil` in memory. The store reads and writes the file at the path this resolved to
+  /// when it opened (see <doc:PersistingState>).
+  public var persistencePath: String? { persistence?.givenPath }
 
   /// How many times this store replaced its file: for tests and benchmarks of write
   /// coalescing, which import KeyedStore with `@_spi(Testing)`.

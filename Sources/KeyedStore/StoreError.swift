@@ -9,7 +9,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
   /// The file at `path` is not a store file: truncated, empty, or not the store's JSON.
   /// The file was left as it is.
   case corruptFile(path: String, reason: String)
-  /// A directory (or something else that is not a regular file) is at `path`.
+  /// A directory, FIFO, socket or device — something that is not a regular file — is at
+  /// `path`. Reported at once: the store never blocks opening it.
   case notAFile(path: String)
   /// The file at `path` exists but could not be opened or read.
   case unreadable(path: String, reason: String)
@@ -39,7 +40,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         + "Restore it from a backup, delete it, or open with `ifCorrupt: .moveAside` to move it "
         + "aside and start empty."
     case .notAFile(let path):
-      "Something that is not a regular file (a directory?) is at \(path). "
+      "Something that is not a regular file (a directory, FIFO, socket or device) is at \(path). "
         + "Move it away or choose another path for the store."
     case .unreadable(let path, let reason):
       "The store file at \(path) could not be read (\(reason)). "
@@ -67,6 +68,32 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case .noDefaultLocation(let reason):
       "No default location for a store file (\(reason)). Set HOME or XDG_CONFIG_HOME, or pass "
         + "an explicit path to Persistence.file(path:)."
+    }
+  }
+}
+
+extension StoreError {
+  /// This error naming `replacement` where it names `path` (or a file beside it whose
+  /// name starts with `path`): a store reports the path the app gave, not the real path
+  /// it resolved.
+  func replacingPath(_ path: String, with replacement: String) -> StoreError {
+    guard path != replacement else { return self }
+    func swap(_ named: String) -> String {
+      named.hasPrefix(path) ? replacement + named.dropFirst(path.count) : named
+    }
+    switch self {
+    case .typeMismatch, .unencodableValue, .noDefaultLocation: return self
+    case .corruptFile(let named, let reason): return .corruptFile(path: swap(named), reason: reason)
+    case .notAFile(let named): return .notAFile(path: swap(named))
+    case .unreadable(let named, let reason): return .unreadable(path: swap(named), reason: reason)
+    case .newerVersion(let named, let found, let supported):
+      return .newerVersion(path: swap(named), found: found, supported: supported)
+    case .migrationFailed(let named, let version, let step, let reason):
+      return .migrationFailed(path: swap(named), version: version, step: step, reason: reason)
+    case .undecodableValue(let key, let type, let named, let reason):
+      return .undecodableValue(key: key, type: type, path: swap(named), reason: reason)
+    case .diskFull(let named): return .diskFull(path: swap(named))
+    case .writeFailed(let named, let reason): return .writeFailed(path: swap(named), reason: reason)
     }
   }
 }

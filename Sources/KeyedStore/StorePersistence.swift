@@ -50,7 +50,15 @@ final class StorePersistence: Sendable {
     var timer: (any DispatchSourceTimer)?
   }
 
+  /// The real path of the store file, which every file operation uses.
   var path: String { options.path }
+  /// The path the app gave, which errors and ``Store/persistencePath`` name.
+  var givenPath: String { options.givenPath ?? options.path }
+
+  /// `error` naming the path the app gave instead of the resolved one.
+  func reported(_ error: StoreError) -> StoreError {
+    error.replacingPath(path, with: givenPath)
+  }
 
   private init(
     options: Persistence.FileOptions, storage: StoreStorage, deliveries: DeliveryDrain,
@@ -77,9 +85,26 @@ final class StorePersistence: Sendable {
   static func open(
     _ options: Persistence.FileOptions, storage: StoreStorage, deliveries: DeliveryDrain
   ) throws(StoreError) -> StorePersistence {
+    let given = options.path
+    if given.isEmpty || given.hasSuffix("/") { throw .notAFile(path: given) }
+    let path = try DurableFile.resolve(given)
+    var options = options
+    options.path = path
+    options.givenPath = given
+    do throws(StoreError) {
+      return try open(resolved: options, storage: storage, deliveries: deliveries)
+    } catch {
+      throw error.replacingPath(path, with: given)
+    }
+  }
+
+  /// ``open(_:storage:deliveries:)`` once the path is resolved.
+  private static func open(
+    resolved options: Persistence.FileOptions, storage: StoreStorage, deliveries: DeliveryDrain
+  ) throws(StoreError) -> StorePersistence {
     let path = options.path
-    if path.isEmpty || path.hasSuffix("/") { throw .notAFile(path: path) }
-    DurableFile.createFolder(of: path)
+    // Before the lock and any open: a FIFO here must not block.
+    try DurableFile.checkRegularIfPresent(path)
     let fileLock = try FileLock(path: path + ".lock")
     let (values, stamp) = try fileLock.withExclusiveLock(timeout: options.lockTimeout, for: path) {
       () throws(StoreError) -> ([String: StoredJSON], FileStamp?) in
@@ -99,7 +124,7 @@ final class StorePersistence: Sendable {
       return (migrated, try DurableFile.replace(path, with: data, fault: options.writeFault?()))
     }
     storage.withLock { state in
-      state.filePath = path
+      state.filePath = options.givenPath ?? path
       state.stored = values
     }
     let persistence = StorePersistence(
@@ -149,19 +174,27 @@ final class StorePersistence: Sendable {
 
   /// Writes everything committed before this call, and returns once it is durable.
   func flush() throws(StoreError) {
-    try write()
+    do throws(StoreError) {
+      try write()
+    } catch {
+      throw reported(error)
+    }
     let unreported = cycle.withLock { state in
       defer { state.unreportedError = nil }
       return state.unreportedError
     }
-    if let unreported { throw unreported }
+    if let unreported { throw reported(unreported) }
   }
 
   /// Flushes, then stops writing and watching: later stages stay in memory.
   func close() throws(StoreError) {
     OpenStores.remove(self)
     stopWatching()
-    try write(closing: true)
+    do throws(StoreError) {
+      try write(closing: true)
+    } catch {
+      throw reported(error)
+    }
   }
 
   /// Writes what is dirty and closes, for a process that is exiting: waits at most
@@ -360,10 +393,14 @@ final class StorePersistence: Sendable {
   /// - Throws: A ``StoreError`` when the file changed into something unreadable; this
   ///   store's values and the file are left as they are.
   func checkForChanges() throws(StoreError) {
-    try cycle.withLock { state throws(StoreError) in
-      guard !state.isClosed else { return }
-      // Another store's file is read, never moved aside: it may be mid-migration.
-      try absorbFile(into: &state, except: [:], movingCorruptAside: false)
+    do throws(StoreError) {
+      try cycle.withLock { state throws(StoreError) in
+        guard !state.isClosed else { return }
+        // Another store's file is read, never moved aside: it may be mid-migration.
+        try absorbFile(into: &state, except: [:], movingCorruptAside: false)
+      }
+    } catch {
+      throw reported(error)
     }
     deliverExternalChanges()
   }

@@ -48,8 +48,8 @@ public final class TerminalBackend<S: Scheduler> {
   }
 
   /// Shows `loop`'s passes on `terminal`: sizes the root to the terminal, re-lays it out
-  /// on every resize (SIGWINCH) with a full repaint, and delivers its keys on the loop's
-  /// scheduler.
+  /// on every resize (SIGWINCH) and resume (SIGCONT, see ``Terminal/resumes``) with a
+  /// full repaint, and delivers its keys on the loop's scheduler.
   ///
   /// - Parameters:
   ///   - loop: The loop to follow; its root is resized to fill the terminal.
@@ -59,8 +59,8 @@ public final class TerminalBackend<S: Scheduler> {
     writer = terminal.writer
     keys = terminal.keys.receive(on: loop.scheduler).eraseToAnyPublisher()
     loop.root.frame.size = terminal.size.clamped(to: TextCanvas.maximumSize)
-    terminal.resizes.receive(on: loop.scheduler).sink { [weak self] size in
-      self?.resize(to: size)
+    terminal.resizes.merge(with: terminal.resumes).receive(on: loop.scheduler).sink {
+      [weak self] size in self?.resize(to: size)
     }.store(in: &subscriptions)
     follow()
   }
@@ -70,13 +70,15 @@ public final class TerminalBackend<S: Scheduler> {
     loop.setNeedsPass()
   }
 
-  /// Writes what changed since the last frame; called after each pass.
+  /// Writes what changed since the last frame; called after each pass. If the writer
+  /// reports that the frame was cut short (see ``TerminalWriter/tryWrite(_:)``), the
+  /// screen may show part of it, so the next frame repaints in full.
   ///
   /// - Returns: The number of bytes written (zero if nothing changed).
   @discardableResult
   public func present() -> Int {
     let bytes = buffer.update(to: loop.root.snapshot())
-    writer.write(bytes)
+    if !writer.tryWrite(bytes) { buffer.invalidate() }
     framesPresented += 1
     lastFrameBytes = bytes.count
     bytesWritten += bytes.count

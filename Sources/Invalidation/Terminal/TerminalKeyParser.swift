@@ -3,6 +3,13 @@
 /// the Escape key.
 public struct TerminalKeyParser: Sendable {
   private var pending: [UInt8] = []
+  /// Whether the rest of a runaway sequence is being dropped, up to its final byte.
+  private var discarding = false
+
+  /// The longest escape sequence kept while waiting for its end: a longer one is
+  /// reported as `.unknown` with its first bytes, and the rest of it dropped, so that
+  /// pending bytes stay bounded whatever the terminal (or a paste) sends.
+  static let maximumSequenceLength = 64
 
   /// Creates a parser with nothing pending.
   public init() {}
@@ -20,11 +27,44 @@ public struct TerminalKeyParser: Sendable {
     var keys: [TerminalKey] = []
     var index = 0
     while index < pending.count {
-      guard let (key, length) = Self.key(in: pending[index...]) else { break }
+      if discarding {
+        let byte = pending[index]
+        if (0x20...0x3F).contains(byte) {
+          index += 1
+        } else {
+          discarding = false
+          if (0x40...0x7E).contains(byte) { index += 1 }
+        }
+        continue
+      }
+      guard let (key, length) = Self.key(in: pending[index...]) else {
+        if pending.count - index > Self.maximumSequenceLength {
+          keys.append(.unknown(Array(pending[index..<(index + Self.maximumSequenceLength)])))
+          index = pending.count
+          discarding = true
+        }
+        break
+      }
       keys.append(key)
       index += length
     }
     pending.removeFirst(index)
+    return keys
+  }
+
+  /// The keys of whatever is pending, as if no more bytes could come (the end of input):
+  /// a lone escape is the Escape key, an unfinished sequence an unknown key.
+  mutating func flush() -> [TerminalKey] {
+    var keys: [TerminalKey] = []
+    while !pending.isEmpty {
+      if let (key, length) = Self.key(in: pending[...]) {
+        keys.append(key)
+        pending.removeFirst(length)
+      } else {
+        keys.append(.unknown(pending))
+        pending.removeAll()
+      }
+    }
     return keys
   }
 
@@ -62,7 +102,14 @@ public struct TerminalKeyParser: Sendable {
     }
     // CSI or SS3: parameters, then a final byte in 0x40...0x7E.
     var end = start + 2
-    while end < bytes.endIndex, !(0x40...0x7E).contains(bytes[end]) { end += 1 }
+    while end < bytes.endIndex, !(0x40...0x7E).contains(bytes[end]) {
+      // Only parameter and intermediate bytes may come before the final byte: anything
+      // else (a new ESC, a control) ends a malformed sequence there.
+      guard (0x20...0x3F).contains(bytes[end]) else {
+        return (.unknown(Array(bytes[start..<end])), end - start)
+      }
+      end += 1
+    }
     guard end < bytes.endIndex else { return nil }
     let length = end - start + 1
     let sequence = Array(bytes[start...end])

@@ -101,6 +101,21 @@ func canvas(
     #expect(parser.parse(Array(input.utf8)) == keys)
   }
 
+  @Test func anEndlessSequenceIsCutOffAndTheBytesAfterItAreKeys() {
+    var parser = TerminalKeyParser()
+    var keys: [TerminalKey] = []
+    keys += parser.parse(Array("\u{1B}[".utf8))
+    for _ in 0..<10_000 { keys += parser.parse(Array("1;".utf8)) }
+    #expect(keys.count == 1)
+    guard case .unknown(let bytes) = keys.first else {
+      Issue.record("expected an unknown key, got \(keys)")
+      return
+    }
+    #expect(bytes.count <= 64)
+    // What is left of the runaway sequence is dropped up to its end, then keys resume.
+    #expect(parser.parse(Array("1~q".utf8)) == [.character("q")])
+  }
+
   @Test func aSequenceSplitAcrossReadsWaitsForTheRest() {
     var parser = TerminalKeyParser()
     #expect(parser.parse([0x1B, 0x5B]) == [])

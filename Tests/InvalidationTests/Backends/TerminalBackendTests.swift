@@ -69,6 +69,38 @@ func labelScreen() -> (Column, [TextLine]) {
     #expect(backend.framesPresented == 2)
   }
 
+  @Test func aFrameCutShortIsFollowedByAFullRepaint() {
+    let scheduler = TestScheduler()
+    let output = RecordingOutput()
+    let failNext = LockedBox(false)
+    let writer = TerminalWriter(reportingCompletion: { bytes in
+      output.writer.write(bytes)
+      return !failNext.withLock { fail in
+        defer { fail = false }
+        return fail
+      }
+    })
+    let (root, labels) = labelScreen()
+    let loop = RenderLoop(root: root, scheduler: scheduler)
+    let backend = TerminalBackend(loop: loop, writer: writer)
+    scheduler.advance()
+    labels[1].text = "first"
+    scheduler.advance()
+    #expect(!String(decoding: output.writes.last!, as: UTF8.self).hasPrefix("\u{1B}[0m\u{1B}[2J"))
+    failNext.withLock { $0 = true }
+    labels[2].text = "lost"
+    scheduler.advance()
+    labels[3].text = "next"
+    scheduler.advance()
+    // The screen may show part of the lost frame: the next one repaints everything.
+    let repaint = String(decoding: output.writes.last!, as: UTF8.self)
+    #expect(repaint.hasPrefix("\u{1B}[0m\u{1B}[2J"))
+    #expect(repaint.contains("lost") && repaint.contains("next"))
+    labels[4].text = "calm"
+    scheduler.advance()
+    #expect(backend.lastFrameBytes < 64)
+  }
+
   @Test func openingAPipeIsATypedError() {
     var descriptors: [Int32] = [0, 0]
     #expect(pipe(&descriptors) == 0)

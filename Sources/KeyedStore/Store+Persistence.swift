@@ -46,7 +46,11 @@ extension Store {
   /// - Throws: ``StoreError/diskFull(path:)``, ``StoreError/writeFailed(path:reason:)``,
   ///   ``StoreError/unencodableValue(key:reason:)``, or an error reading the file back
   ///   before merging. The previous file is intact, the values stay in memory, and the
-  ///   next flush retries them.
+  ///   next flush retries them. It also throws what failed in the background since the
+  ///   last flush and still matters: a value that could not be encoded, an update that
+  ///   could not lock the file (once each), and a change check that cannot read the file
+  ///   (until one can). A failed background write is retried here, so flush throws it
+  ///   exactly when it still fails. Every such failure was also sent to ``errors``.
   public func flush() throws(StoreError) {
     try persistence?.flush()
   }
@@ -84,6 +88,24 @@ extension Store {
     }
     if let error { throw error }
     return value
+  }
+
+  /// Failures the app would not hear of otherwise: a background write that failed (a
+  /// full disk, say), a change check that found the file unreadable, an update that
+  /// could not lock the file, and the final write of a store being released.
+  ///
+  ///     store.errors
+  ///         .sink { error in print("Settings are not being saved: \(error)") }
+  ///         .store(in: &cancellables)
+  ///
+  /// Each failure is sent once, on the thread where it happened (usually the store's
+  /// background queue), with no lock of the store held. The values stay in memory, and
+  /// the store retries a failed write on the next stage or ``flush()``. A failed change
+  /// check is sent when it starts, not again while it lasts. An in-memory store sends
+  /// nothing.
+  public var errors: AnyPublisher<StoreError, Never> {
+    guard let persistence else { return Empty(completeImmediately: false).eraseToAnyPublisher() }
+    return persistence.errors.eraseToAnyPublisher()
   }
 
   /// The store file's path as given to ``Persistence/file(path:migrations:ifCorrupt:changeCheckInterval:)``,

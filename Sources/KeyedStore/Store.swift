@@ -75,9 +75,10 @@ public final class Store: Sendable {
     }
   }
 
-  // Leaves the file complete: what was committed is written before the store goes.
+  // Leaves the file complete: what was committed is written before the store goes; a
+  // failure reaches `errors`.
   deinit {
-    try? persistence?.close()
+    persistence?.closeReleased()
   }
 }
 

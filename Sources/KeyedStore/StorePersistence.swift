@@ -32,6 +32,9 @@ final class StorePersistence: Sendable {
   let fileLock: FileLock
   /// The write cycle's lock and what it guards.
   let cycle: LockedBox<CycleState>
+  /// Failures of background writes, change checks, updates and the final write: what
+  /// ``Store/errors`` publishes. Sent to with no lock of the store held.
+  let errors = PassthroughSubject<StoreError, Never>()
 
   /// What a write cycle knows, guarded by ``cycle``.
   struct CycleState {
@@ -44,6 +47,9 @@ final class StorePersistence: Sendable {
     var fileVersion: Int?
     var writes = 0
     var isClosed = false
+    /// Why the last change check failed, while that stands: published once, and thrown
+    /// by every flush until a check reads the file again.
+    var watchFailure: StoreError?
     /// A value that could not be encoded in a background write, for the next flush to
     /// report: that value is not retried, so its error must not be lost.
     var unreportedError: StoreError?
@@ -167,8 +173,12 @@ final class StorePersistence: Sendable {
   func requestWrite() {
     queue.async { [self] in
       // A failed background write keeps its values dirty (or, for a value that cannot
-      // be encoded, its error): `flush()` retries and throws.
-      try? write()
+      // be encoded, its error): `flush()` retries and throws. The app hears it now.
+      do throws(StoreError) {
+        try write()
+      } catch {
+        errors.send(reported(error))
+      }
     }
   }
 
@@ -181,7 +191,7 @@ final class StorePersistence: Sendable {
     }
     let unreported = cycle.withLock { state in
       defer { state.unreportedError = nil }
-      return state.unreportedError
+      return state.unreportedError ?? state.watchFailure
     }
     if let unreported { throw reported(unreported) }
   }
@@ -194,6 +204,16 @@ final class StorePersistence: Sendable {
       try write(closing: true)
     } catch {
       throw reported(error)
+    }
+  }
+
+  /// Closes a store that is being released, publishing a failure to whoever still
+  /// listens: nobody can call `flush()` any more.
+  func closeReleased() {
+    do throws(StoreError) {
+      try close()
+    } catch {
+      errors.send(error)
     }
   }
 
@@ -286,6 +306,7 @@ final class StorePersistence: Sendable {
   ) {
     let timestamp = ContinuousClock.now
     var inMemoryOnly = false
+    var failure: StoreError?
     let result = cycle.withLock { state -> (Outcome, [any Delivery]) in
       if !state.isClosed {
         do throws(StoreError) {
@@ -305,12 +326,14 @@ final class StorePersistence: Sendable {
               } catch {
                 storage.withLock { $0.markDirtyAgain(pending) }
                 state.unreportedError = state.unreportedError ?? error
+                failure = error
               }
             }
             return result
           }
         } catch {
           state.unreportedError = state.unreportedError ?? error
+          failure = error
         }
       }
       inMemoryOnly = true
@@ -320,6 +343,7 @@ final class StorePersistence: Sendable {
       }
     }
     if inMemoryOnly { requestWrite() }
+    if let failure { errors.send(reported(failure)) }
     return result
   }
 
@@ -342,18 +366,25 @@ final class StorePersistence: Sendable {
       }
     }
     guard let (file, newStamp) = read else {
+      // Deleted: the store keeps its values, and its next write recreates the file.
       state.stamp = nil
       state.fileVersion = nil
+      state.watchFailure = nil
       return
     }
     let version = options.schemaVersion
     if file.version > version {
       throw .newerVersion(path: path, found: file.version, supported: version)
     }
-    noteExternal(FileChanges(from: state.known, to: file.values), except: encoded)
-    state.known = file.values
+    // A file of an older version (an older build wrote it since) is migrated whenever
+    // it is read; the next write labels it with this version.
+    let values =
+      try options.migrations.migrate(file.values, from: file.version, path: path) ?? file.values
+    noteExternal(FileChanges(from: state.known, to: values), except: encoded)
+    state.known = values
     state.stamp = newStamp
     state.fileVersion = file.version
+    state.watchFailure = nil
   }
 
   /// Puts `encoded` over the file's current values and replaces the file, unless it
@@ -382,7 +413,7 @@ final class StorePersistence: Sendable {
     let nanoseconds = max(1, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
     timer.schedule(
       deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
-    timer.setEventHandler { [weak self] in try? self?.checkForChanges() }
+    timer.setEventHandler { [weak self] in self?.checkInBackground() }
     cycle.withLock { $0.timer = timer }
     timer.resume()
   }
@@ -403,6 +434,19 @@ final class StorePersistence: Sendable {
       throw reported(error)
     }
     deliverExternalChanges()
+  }
+
+  /// A change check of the watcher: publishes a failure once, when it starts to stand.
+  func checkInBackground() {
+    do throws(StoreError) {
+      try checkForChanges()
+    } catch {
+      let isNew = cycle.withLock { state in
+        defer { state.watchFailure = error }
+        return state.watchFailure != error
+      }
+      if isNew { errors.send(error) }
+    }
   }
 
   /// Hands another store's changes to the store's state: values of keys not bound yet

@@ -12,16 +12,36 @@ public struct Mutation<Value: Sendable>: Sendable {
   public let newValue: Value
   /// When the change was committed.
   public let timestamp: ContinuousClock.Instant
+  /// Where the change came from: this store, or another store or process that wrote the
+  /// store's file — so that an app can say "updated elsewhere".
+  public let origin: MutationOrigin
 
   @usableFromInline
   init(
-    key: StoreKey<Value>, oldValue: Value?, newValue: Value, timestamp: ContinuousClock.Instant
+    key: StoreKey<Value>, oldValue: Value?, newValue: Value, timestamp: ContinuousClock.Instant,
+    origin: MutationOrigin = .thisStore
   ) {
     self.key = key
     self.oldValue = oldValue
     self.newValue = newValue
     self.timestamp = timestamp
+    self.origin = origin
   }
+}
+
+/// Where a ``Mutation`` came from.
+///
+///     store.registerObserver(for: .theme) { mutation in
+///         if mutation.origin != .thisStore { showBanner("Theme changed in another window") }
+///     }
+public enum MutationOrigin: Hashable, Sendable {
+  /// Staged, updated or posted on this store — also the current value that
+  /// ``Store/publisher(for:initial:)`` sends first.
+  case thisStore
+  /// Written to the store's file by another store in this process.
+  case anotherStore
+  /// Written to the store's file by another process.
+  case anotherProcess
 }
 
 /// A mutation with its value type erased, for observers of several keys at once.
@@ -34,6 +54,8 @@ public struct AnyMutation: Sendable {
   public let newValue: any Sendable
   /// When the change was committed.
   public let timestamp: ContinuousClock.Instant
+  /// Where the change came from.
+  public let origin: MutationOrigin
 }
 
 /// Identifies a registered observer, for ``Store/retireObserver(_:)``.

@@ -49,6 +49,27 @@ enum OpenStores {
     _ = removed
   }
 
+  /// The value each key last had in a write by a store of this process, by real file
+  /// path: what tells another store's change from another process's.
+  private static let written = LockedBox<[String: [String: StoredJSON]]>([:])
+
+  /// Notes the values a store of this process wrote to the file at `path`.
+  static func noteWritten(_ values: [String: StoredJSON], to path: String) {
+    guard !values.isEmpty else { return }
+    written.withLock { written in
+      written[path, default: [:]].merge(values) { _, new in new }
+    }
+  }
+
+  /// Which of `changes` a store of this process wrote (the key's last value written here
+  /// is that value); the others came from another process.
+  static func writtenHere(_ changes: [String: StoredJSON], to path: String) -> Set<String> {
+    written.withLock { written in
+      guard let ours = written[path] else { return [] }
+      return Set(changes.compactMap { name, value in ours[name] == value ? name : nil })
+    }
+  }
+
   /// Writes and closes every open store: what the exit handler runs.
   static func flushAll() {
     let open = stores.withLock { stores in

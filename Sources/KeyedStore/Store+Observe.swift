@@ -102,6 +102,53 @@ extension Store {
     .eraseToAnyPublisher()
   }
 
+  /// A publisher of a key's mutations that, when `initial` is `true`, first sends the
+  /// key's current value — as Defaults' `publisher(_:options: [.initial])` does.
+  ///
+  ///     store.publisher(for: .someInt, initial: true)
+  ///         .sink { print($0.newValue) }   // the current value, then each change
+  ///
+  /// The current value is read and the observer registered in one step, under the
+  /// store's lock and delivery order: no mutation committed meanwhile is missed or sent
+  /// twice. The first mutation has the current value as both ``Mutation/oldValue`` and
+  /// ``Mutation/newValue``, and ``MutationOrigin/thisStore`` as its origin; a key with no
+  /// value yet sends nothing first.
+  ///
+  /// - Parameters:
+  ///   - key: The key to observe.
+  ///   - initial: Whether to send the current value first; `false` is
+  ///     ``publisher(for:)``.
+  /// - Returns: A publisher of mutations.
+  public func publisher<Value: Sendable>(for key: StoreKey<Value>, initial: Bool)
+    -> AnyPublisher<Mutation<Value>, Never>
+  {
+    guard initial else { return publisher(for: key) }
+    return CurrentThenMutations(store: self, key: key).eraseToAnyPublisher()
+  }
+
+  /// Registers `body` and delivers the key's current value to it first, atomically:
+  /// holding the delivery drain, so that no commit is delivered in between.
+  func registerObserverSendingCurrentValue<Value: Sendable>(
+    for key: StoreKey<Value>, _ body: @escaping (Mutation<Value>) -> Void
+  ) -> ObserverReceipt {
+    let acquired = deliveries.enter()
+    defer { deliveries.exit(acquired) }
+    let timestamp = ContinuousClock.now
+    let (receipt, initial) = state.withLock { state -> (ObserverReceipt, TypedDelivery<Value>?) in
+      let id = state.newObserverID()
+      let receipt = ObserverReceipt(id: id, keyName: key.name)
+      guard case .success(let entry) = state.entry(for: key) else { return (receipt, nil) }
+      entry.addObserver(id: id, UncheckedObserver(body))
+      guard let value = entry.value, let observer = entry.observers.last else {
+        return (receipt, nil)
+      }
+      let mutation = Mutation(key: key, oldValue: value, newValue: value, timestamp: timestamp)
+      return (receipt, TypedDelivery(mutation: mutation, observers: [observer]))
+    }
+    if let initial { deliveries.deliver(initial) }
+    return receipt
+  }
+
   /// The mutations of a key as an asynchronous sequence; ending the iteration retires the
   /// observer.
   ///
@@ -125,4 +172,35 @@ struct UncheckedObserver<Argument>: @unchecked Sendable {
   @usableFromInline
   let call: (Argument) -> Void
   init(_ call: @escaping (Argument) -> Void) { self.call = call }
+}
+
+/// ``Store/publisher(for:initial:)``: attaches the subscriber to a subject first, then
+/// registers the observer and sends the current value in one step, so that the value
+/// reaches a subscriber that is already there.
+private struct CurrentThenMutations<Value: Sendable>: Publisher {
+  typealias Output = Mutation<Value>
+  typealias Failure = Never
+
+  let store: Store
+  let key: StoreKey<Value>
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+    let subject = PassthroughSubject<Mutation<Value>, Never>()
+    // The receipt, once registered, and whether the subscriber cancelled before that.
+    let registration = LockedBox<(receipt: ObserverReceipt?, cancelled: Bool)>((nil, false))
+    subject.handleEvents(receiveCancel: { [weak store] in
+      let receipt = registration.withLock { registration in
+        registration.cancelled = true
+        return registration.receipt
+      }
+      if let receipt { store?.retireObserver(receipt) }
+    })
+    .receive(subscriber: subscriber)
+    let receipt = store.registerObserverSendingCurrentValue(for: key) { subject.send($0) }
+    let cancelled = registration.withLock { registration in
+      registration.receipt = receipt
+      return registration.cancelled
+    }
+    if cancelled { store.retireObserver(receipt) }
+  }
 }

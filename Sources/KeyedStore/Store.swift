@@ -139,7 +139,7 @@ struct StoreState {
   /// Whether a write is queued; the stage that finds it `false` queues one.
   var writeRequested = false
   /// Values another store wrote to bound keys, to commit and deliver as mutations.
-  var pendingExternal: [String: StoredJSON] = [:]
+  var pendingExternal: [String: (json: StoredJSON, origin: MutationOrigin)] = [:]
 
   mutating func newObserverID() -> UInt64 {
     nextObserverID += 1

@@ -38,9 +38,9 @@ class StoreEntry {
   /// to the file.
   ///
   /// - Throws: Whatever decoding threw; nothing is committed then.
-  func commitStored(_ json: StoredJSON, at timestamp: ContinuousClock.Instant) throws
-    -> any Delivery
-  {
+  func commitStored(
+    _ json: StoredJSON, at timestamp: ContinuousClock.Instant, origin: MutationOrigin
+  ) throws -> any Delivery {
     fatalError("StoreEntry is abstract")
   }
 
@@ -78,8 +78,11 @@ final class TypedEntry<Value: Sendable>: StoreEntry {
 
   /// Stores `newValue` and returns the delivery of its mutation to the current observers.
   @inlinable
-  func commit(_ newValue: Value, at timestamp: ContinuousClock.Instant) -> TypedDelivery<Value> {
-    let mutation = Mutation(key: key, oldValue: value, newValue: newValue, timestamp: timestamp)
+  func commit(
+    _ newValue: Value, at timestamp: ContinuousClock.Instant, origin: MutationOrigin = .thisStore
+  ) -> TypedDelivery<Value> {
+    let mutation = Mutation(
+      key: key, oldValue: value, newValue: newValue, timestamp: timestamp, origin: origin)
     value = newValue
     return TypedDelivery(mutation: mutation, observers: observers)
   }
@@ -90,10 +93,10 @@ final class TypedEntry<Value: Sendable>: StoreEntry {
     commit(value as! Value, at: timestamp)
   }
 
-  override func commitStored(_ json: StoredJSON, at timestamp: ContinuousClock.Instant) throws
-    -> any Delivery
-  {
-    commit(try json.decode(as: Value.self), at: timestamp)
+  override func commitStored(
+    _ json: StoredJSON, at timestamp: ContinuousClock.Instant, origin: MutationOrigin
+  ) throws -> any Delivery {
+    commit(try json.decode(as: Value.self), at: timestamp, origin: origin)
   }
 
   func addObserver(id: UInt64, _ deliver: UncheckedObserver<Mutation<Value>>) {
@@ -181,6 +184,6 @@ extension AnyMutation {
   init<Value: Sendable>(_ mutation: Mutation<Value>) {
     self.init(
       key: AnyStoreKey(mutation.key), oldValue: mutation.oldValue, newValue: mutation.newValue,
-      timestamp: mutation.timestamp)
+      timestamp: mutation.timestamp, origin: mutation.origin)
   }
 }

@@ -399,6 +399,7 @@ final class StorePersistence: Sendable {
     if state.fileVersion == version, state.known == merged { return }  // the file says this
     let data = try Self.encode(PersistedFile(version: version, values: merged), path: path)
     state.stamp = try DurableFile.replace(path, with: data, fault: options.writeFault?())
+    OpenStores.noteWritten(encoded, to: path)
     state.known = merged
     state.fileVersion = version
     state.writes += 1
@@ -455,7 +456,8 @@ final class StorePersistence: Sendable {
   /// value (last writer wins).
   private func noteExternal(_ changes: FileChanges, except encoded: [String: StoredJSON]) {
     guard !changes.isEmpty else { return }
-    storage.withLock { $0.noteExternal(changes, except: encoded) }
+    let writtenHere = OpenStores.writtenHere(changes.changed, to: path)
+    storage.withLock { $0.noteExternal(changes, except: encoded, writtenHere: writtenHere) }
   }
 
   /// Commits and delivers the changes that other stores made to bound keys, like any

@@ -73,13 +73,20 @@ extension StoreState {
 
   /// Takes in values another store wrote: unbound keys get the new JSON at once; bound
   /// persisting keys that this store has not changed since get a pending mutation.
-  mutating func noteExternal(_ changes: FileChanges, except ours: [String: StoredJSON]) {
+  ///
+  /// - Parameter origins: Which keys' values another store of this process wrote; the
+  ///   others came from another process.
+  mutating func noteExternal(
+    _ changes: FileChanges, except ours: [String: StoredJSON], writtenHere origins: Set<String>
+  ) {
     for (name, json) in changes.changed where ours[name] == nil {
       guard let entry = entries[name] else {
         stored[name] = json
         continue
       }
-      if entry.persists && !entry.isDirty { pendingExternal[name] = json }
+      if entry.persists && !entry.isDirty {
+        pendingExternal[name] = (json, origins.contains(name) ? .anotherStore : .anotherProcess)
+      }
     }
     for name in changes.removed where entries[name] == nil { stored[name] = nil }
   }
@@ -91,11 +98,11 @@ extension StoreState {
     let pending = pendingExternal.sorted { $0.key < $1.key }
     pendingExternal.removeAll()
     var deliveries: [any Delivery] = []
-    for (name, json) in pending {
+    for (name, (json, origin)) in pending {
       // A key staged here since is written by this store later: it wins.
       guard let entry = entries[name], !entry.isDirty else { continue }
       do {
-        deliveries.append(try entry.commitStored(json, at: timestamp))
+        deliveries.append(try entry.commitStored(json, at: timestamp, origin: origin))
         undecodable[name] = nil
       } catch {
         undecodable[name] = .undecodableValue(

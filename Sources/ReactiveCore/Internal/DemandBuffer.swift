@@ -102,7 +102,7 @@ package class DemandBuffer<Downstream: Subscriber, Extra>: @unchecked Sendable {
   }
 
   /// Queues the completion and delivers what it can. A finish waits behind the held
-  /// values; so does a failure, unless `discardingHeld` drops them first.
+  /// values, unless `discardingHeld` drops them first (the completion then goes out at once).
   @inlinable
   package final func complete(
     _ completion: Subscribers.Completion<Failure>, discardingHeld: Bool = false
@@ -119,7 +119,7 @@ package class DemandBuffer<Downstream: Subscriber, Extra>: @unchecked Sendable {
   ) {
     guard downstream != nil, self.completion == nil else { return lock.unlock() }
     self.completion = completion
-    if discardingHeld, case .failure = completion {
+    if discardingHeld {
       values.removeAll()
       head = 0
     }

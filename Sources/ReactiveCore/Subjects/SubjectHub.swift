@@ -18,6 +18,11 @@ final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, 
   let isCompleted = Atomic(false)
   @usableFromInline
   let keepsValue: Bool
+  /// Set, under the lock, once the subject has adopted an upstream subscription; read
+  /// without it on subscribe, so that only a subject fed by a publisher pays for
+  /// ``attach(_:needsInitialValue:)``'s deferral of the first upstream request.
+  @usableFromInline
+  let hasUpstreams = Atomic(false)
 
   @usableFromInline
   let kind: SubjectKind
@@ -55,17 +60,51 @@ final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, 
     }
     let conduit = Conduit(
       parent: self, downstream: subscriber, needsInitialValue: needsInitialValue)
+    // A PassthroughSubject fed by a publisher asks it for values at the first downstream
+    // demand, and the publisher may answer at once, from inside that request. When the
+    // demand comes from this subscriber's own receive(subscription:), the conduit is not
+    // in the list yet; so the first upstream request waits until it is, and the
+    // subscriber gets the value, as in Combine.
+    let defers =
+      !keepsValue && hasUpstreams.load(ordering: .acquiring)
+      && !sawDownstreamDemand.load(ordering: .acquiring)
+      && withLock { state -> Bool in
+        guard !state.hasAnyDownstreamDemand else { return false }
+        state.attaching += 1
+        return true
+      }
     // The subscriber gets its subscription before it can be offered anything.
     if let adopting = subscriber as? any ClassSubscriptionAdopting {
       adopting.adopt(conduit)
     } else {
       subscriber.receive(subscription: conduit)
     }
-    let finished = withLock { state -> Subscribers.Completion<Failure>? in
+    let (finished, deferred) = withLock {
+      state -> (Subscribers.Completion<Failure>?, [any Subscription]) in
       if state.completion == nil, conduit.isLive { state.conduits.append(conduit) }
-      return state.completion
+      guard defers else { return (state.completion, []) }
+      state.attaching -= 1
+      guard state.attaching == 0, state.demandWhileAttaching else {
+        return (state.completion, [])
+      }
+      state.demandWhileAttaching = false
+      return (state.completion, markDownstreamDemandLocked(&state))
     }
+    for subscription in deferred { subscription.request(.unlimited) }
     if let finished { conduit.finish(finished) }
+  }
+
+  /// Records the first downstream demand; returns the upstreams to ask for values now.
+  /// Call with the lock held.
+  @usableFromInline
+  func markDownstreamDemandLocked(_ state: inout SubjectHubState<Output, Failure>)
+    -> [any Subscription]
+  {
+    guard !state.hasAnyDownstreamDemand else { return [] }
+    state.hasAnyDownstreamDemand = true
+    sawDownstreamDemand.store(true, ordering: .releasing)
+    // A subject with a current value asked its upstreams when it adopted them.
+    return keepsValue ? [] : state.upstreams
   }
 
   /// Stores `value` as the current value, whether or not the subject has completed.
@@ -105,6 +144,7 @@ final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, 
   func adopt(_ subscription: any Subscription) {
     let requests = withLock { state -> Bool in
       state.upstreams.append(subscription)
+      hasUpstreams.store(true, ordering: .releasing)
       return keepsValue || state.hasAnyDownstreamDemand
     }
     if requests { subscription.request(.unlimited) }
@@ -123,11 +163,13 @@ final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, 
   @usableFromInline
   func firstDownstreamDemand() {
     let waiting = withLock { state -> [any Subscription] in
-      guard !state.hasAnyDownstreamDemand else { return [] }
-      state.hasAnyDownstreamDemand = true
-      sawDownstreamDemand.store(true, ordering: .releasing)
-      // A subject with a current value asked its upstreams when it adopted them.
-      return keepsValue ? [] : state.upstreams
+      // While a subscriber is being attached, its own first request waits for the attach
+      // to finish (see attach(_:needsInitialValue:)).
+      if state.attaching > 0, !state.hasAnyDownstreamDemand {
+        state.demandWhileAttaching = true
+        return []
+      }
+      return markDownstreamDemandLocked(&state)
     }
     for subscription in waiting { subscription.request(.unlimited) }
   }
@@ -170,6 +212,14 @@ struct SubjectHubState<Output, Failure: Error> {
   /// asks its upstreams for unlimited values, as Combine's does.
   @usableFromInline
   var hasAnyDownstreamDemand = false
+  /// Subscribers being attached while a `PassthroughSubject` fed by a publisher has seen
+  /// no demand yet.
+  @usableFromInline
+  var attaching = 0
+  /// A first downstream demand came while `attaching` was not zero; the last attach to
+  /// finish asks the upstreams.
+  @usableFromInline
+  var demandWhileAttaching = false
 
   @usableFromInline
   init(storedValue: Output?) { self.storedValue = storedValue }

@@ -16,3 +16,32 @@ extension Collection where Element: Publisher {
     }
   }
 }
+
+extension Publisher {
+  /// Combines the latest values of this publisher and every publisher in `others` into an
+  /// array, as CombineExt's `combineLatest(with:)` does: the form for any number of
+  /// publishers, past Combine's `combineLatest` of four.
+  ///
+  ///     let totals = price.combineLatest(with: [tax, shipping]).map { $0.reduce(0, +) }
+  ///
+  /// - Parameter others: The other publishers, in the order their values appear.
+  /// - Returns: A publisher of arrays, this publisher's value first.
+  public func combineLatest<Others: Collection>(with others: Others)
+    -> AnyPublisher<[Output], Failure>
+  where
+    Others.Element: Publisher, Others.Element.Output == Output,
+    Others.Element.Failure == Failure
+  {
+    ([eraseToAnyPublisher()] + others.map { $0.eraseToAnyPublisher() }).combineLatest()
+  }
+
+  /// The variadic form of ``combineLatest(with:)-(Others)``, as CombineExt spells it.
+  ///
+  /// - Parameter others: The other publishers.
+  /// - Returns: A publisher of arrays, this publisher's value first.
+  public func combineLatest<Other: Publisher>(with others: Other...)
+    -> AnyPublisher<[Output], Failure>
+  where Other.Output == Output, Other.Failure == Failure {
+    combineLatest(with: others)
+  }
+}

@@ -16,3 +16,27 @@ extension Collection where Element: Publisher {
     }
   }
 }
+
+extension Publisher {
+  /// Pairs up the values of this publisher and every publisher in `others` into arrays, as
+  /// CombineExt's `zip(with:)` does: the form for any number of publishers.
+  ///
+  /// - Parameter others: The other publishers, in the order their values appear.
+  /// - Returns: A publisher of arrays, this publisher's value first.
+  public func zip<Others: Collection>(with others: Others) -> AnyPublisher<[Output], Failure>
+  where
+    Others.Element: Publisher, Others.Element.Output == Output,
+    Others.Element.Failure == Failure
+  {
+    ([eraseToAnyPublisher()] + others.map { $0.eraseToAnyPublisher() }).zip()
+  }
+
+  /// The variadic form of ``zip(with:)-(Others)``, as CombineExt spells it.
+  ///
+  /// - Parameter others: The other publishers.
+  /// - Returns: A publisher of arrays, this publisher's value first.
+  public func zip<Other: Publisher>(with others: Other...) -> AnyPublisher<[Output], Failure>
+  where Other.Output == Output, Other.Failure == Failure {
+    zip(with: others)
+  }
+}

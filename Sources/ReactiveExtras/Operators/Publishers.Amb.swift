@@ -28,6 +28,20 @@ extension Publisher {
   }
 }
 
+extension Publisher {
+  /// Mirrors whichever of this publisher and `others` sends an event first: the variadic
+  /// form of ``amb(with:)-(Others)``, as CombineExt spells it.
+  ///
+  ///     let fastest = primary.amb(with: mirrorA, mirrorB)
+  ///
+  /// - Parameter others: The publishers to race against.
+  /// - Returns: A publisher of the winner's events.
+  public func amb<Other: Publisher>(with others: Other...) -> AnyPublisher<Output, Failure>
+  where Other.Output == Output, Other.Failure == Failure {
+    amb(with: others)
+  }
+}
+
 extension Collection where Element: Publisher {
   /// Mirrors whichever publisher in the collection sends an event first.
   ///

@@ -125,8 +125,10 @@ private final class CreateSubscription<Downstream: Subscriber>: Subscription,
     cleanup?.cancel()
   }
 
+  /// Adds demand. A request of `.none` is ignored, as CombineExt's `create` ignores it
+  /// (Combine itself traps there, but subscribers written for CombineExt ask for it).
   func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "demand must be greater than zero")
+    guard demand > 0 else { return }
     buffer.addDemand(demand)
   }
 
@@ -135,5 +137,6 @@ private final class CreateSubscription<Downstream: Subscriber>: Subscription,
     endOnce()
   }
 
-  var description: String { "Create" }
+  /// CombineExt's description of the subscription, which its users' tests compare.
+  var description: String { "Create.Subscription<\(Output.self), \(Failure.self)>" }
 }

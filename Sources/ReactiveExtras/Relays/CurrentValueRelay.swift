@@ -32,6 +32,30 @@ public final class CurrentValueRelay<Output>: Relay, @unchecked Sendable {
   /// - Parameter value: The new value.
   public func accept(_ value: Output) { subject.send(value) }
 
+  /// Feeds this relay with the values of `publisher`, as CombineExt's relays do: the
+  /// publisher is asked for values only as this relay's subscribers ask for them, so a
+  /// value (a `CurrentValueRelay`'s current one, say) is not lost before anyone listens,
+  /// and the publisher's finish does not end the relay.
+  ///
+  /// - Parameter publisher: An infallible publisher of the relay's values.
+  /// - Returns: A cancellable that stops the feeding.
+  public func subscribe<P: Publisher>(_ publisher: P) -> AnyCancellable
+  where P.Output == Output, P.Failure == Never {
+    let feed = RelayFeed(into: subject)
+    publisher.subscribe(feed)
+    return AnyCancellable(feed)
+  }
+
+  /// Feeds `relay` with this relay's values: between two relays the one called on is the
+  /// source, as CombineExt has it (`input.subscribe(output)`), the same direction as
+  /// `publisher.subscribe(relay)`.
+  ///
+  /// - Parameter relay: The relay to feed.
+  /// - Returns: A cancellable that stops the feeding.
+  public func subscribe<R: Relay>(_ relay: R) -> AnyCancellable where R.Output == Output {
+    relay.subscribe(self)
+  }
+
   /// Attaches the subscriber; it receives the current value first.
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
     subject.receive(subscriber: subscriber)

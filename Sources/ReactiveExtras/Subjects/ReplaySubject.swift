@@ -9,7 +9,10 @@ import ReactiveCore
 ///     // Prints "2", "3"
 ///
 /// Each subscriber receives the replay and the live values in order, as its demand allows
-/// (what it has not asked for yet waits for it, per subscriber).
+/// (what it has not asked for yet waits for it, per subscriber). When the subject
+/// completes, its subscribers get the completion at once, as CombineExt's do: values a
+/// subscriber has not asked for by then are dropped. A subscriber that joins after the
+/// completion gets the replay as it asks for it, then the completion.
 ///
 /// - Note: Thread-safe. A subscriber that joins while values are being sent receives each
 ///   value exactly once: either in its replay or live.
@@ -84,7 +87,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
       defer { state.subscriptions = [] }
       return state.subscriptions
     }
-    for target in targets { target.complete(completion) }
+    for target in targets { target.complete(completion, discardingHeld: true) }
   }
 
   /// Keeps an upstream subscription and asks it for every value.
@@ -107,7 +110,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
     subscriber.receive(subscription: connection)
     // A completed subject's completion goes out after the replay, as soon as the
     // subscriber has asked for the replayed values (at once if there are none).
-    if let ended { connection.complete(ended) }
+    if let ended { connection.complete(ended, discardingHeld: false) }
   }
 
   /// Forgets a cancelled subscription.
@@ -137,7 +140,10 @@ class ReplayConnection<Output, Failure: Error>: @unchecked Sendable {
 
   /// Ends the subscriber's stream after what it has queued.
   @usableFromInline
-  func complete(_ completion: Subscribers.Completion<Failure>) { fatalError("abstract") }
+  /// Completes the subscriber; `discardingHeld` drops the values it has not asked for.
+  func complete(_ completion: Subscribers.Completion<Failure>, discardingHeld: Bool) {
+    fatalError("abstract")
+  }
 }
 
 /// Holds what one subscriber has not asked for yet.
@@ -183,8 +189,8 @@ final class ReplaySubscription<Downstream: Subscriber>: ReplayConnection<
   func enqueue(_ value: Output) { buffer.enqueue(value) }
 
   @usableFromInline
-  override func complete(_ completion: Subscribers.Completion<Failure>) {
-    buffer.complete(completion)
+  override func complete(_ completion: Subscribers.Completion<Failure>, discardingHeld: Bool) {
+    buffer.complete(completion, discardingHeld: discardingHeld)
   }
 
   @usableFromInline

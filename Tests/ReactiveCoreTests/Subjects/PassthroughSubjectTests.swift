@@ -231,4 +231,41 @@ import Testing
     tracking.request(.max(1))
     #expect(tracking.values == [])
   }
+
+  /// A PassthroughSubject asks the publisher it subscribed to for values at its first
+  /// downstream demand; a publisher that answers at once (a CurrentValueSubject with its
+  /// current value) reaches the subscriber whose request that was, as in Combine.
+  @Test func aValueAnsweringTheFirstDemandReachesTheSubscriberThatAsked() {
+    let source = CurrentValueSubject<Int, Never>(1)
+    let subject = PassthroughSubject<Int, Never>()
+    let feeding = source.subscribe(subject)
+    var values: [Int] = []
+    let sink = subject.sink { values.append($0) }
+    source.send(2)
+    #expect(values == [1, 2])
+    var later: [Int] = []
+    let second = subject.sink { later.append($0) }
+    source.send(3)
+    #expect(values == [1, 2, 3])
+    #expect(later == [3])
+    for cancellable in [feeding, sink, second] { cancellable.cancel() }
+  }
+
+  /// The same, when the subscriber asks from inside its own receive(subscription:) with a
+  /// finite demand, and the publisher answers from another subject.
+  @Test func aFiniteFirstDemandFromReceiveSubscriptionIsAnswered() {
+    let source = CurrentValueSubject<String, Never>("initial")
+    let subject = PassthroughSubject<String, Never>()
+    let feeding = source.subscribe(subject)
+    let tracking = TrackingSubscriber<String, Never>(initialDemand: .max(1))
+    subject.subscribe(tracking)
+    #expect(tracking.values == ["initial"])
+    source.send("dropped")  // no demand left
+    #expect(tracking.values == ["initial"])
+    tracking.request(.max(1))
+    source.send("next")
+    #expect(tracking.values == ["initial", "next"])
+    feeding.cancel()
+    tracking.subscription?.cancel()
+  }
 }

@@ -50,7 +50,9 @@ public struct Persistence: Sendable {
   ///   - ifCorrupt: What to do when the file is not a readable store file.
   ///   - changeCheckInterval: How often to look for changes that another store (in this
   ///     process or another) wrote to the file; `nil` only looks when you call
-  ///     ``Store/refresh()``.
+  ///     ``Store/refresh()``. On Linux the store also watches the file's folder with
+  ///     inotify and looks at once when the file changes; it then polls only as a
+  ///     backstop, every `changeCheckInterval` × 8 (at least every 2 seconds).
   /// - Returns: The persistence to pass to ``Store/init(persistence:)``.
   public static func file(
     path: String, migrations: [StoreMigration] = [],

@@ -54,6 +54,10 @@ final class StorePersistence: Sendable {
     /// report: that value is not retried, so its error must not be lost.
     var unreportedError: StoreError?
     var timer: (any DispatchSourceTimer)?
+    #if canImport(Glibc)
+      /// The inotify watch of the file's folder, when the store watches.
+      var folderWatcher: FolderWatcher?
+    #endif
   }
 
   /// The real path of the store file, which every file operation uses.
@@ -80,7 +84,7 @@ final class StorePersistence: Sendable {
   }
 
   deinit {
-    cycle.withLock { $0.timer?.cancel() }
+    stopWatching()
     OpenStores.remove(self)
   }
 
@@ -232,6 +236,13 @@ final class StorePersistence: Sendable {
       return state.timer
     }
     timer?.cancel()
+    #if canImport(Glibc)
+      let watcher = cycle.withLock { state in
+        defer { state.folderWatcher = nil }
+        return state.folderWatcher
+      }
+      watcher?.cancel()
+    #endif
   }
 
   /// How many times this store replaced its file.
@@ -407,10 +418,22 @@ final class StorePersistence: Sendable {
 
   // MARK: Watching
 
-  /// Looks for changes to the file every `interval`, on ``queue``.
+  /// Looks for changes to the file, on ``queue``: on Linux when inotify reports an event
+  /// for the file in its folder (and, for file systems without events, every
+  /// `interval` × 8, at least every 2 seconds), elsewhere every `interval`.
   private func watch(every interval: Duration) {
+    var pollInterval = interval
+    #if canImport(Glibc)
+      let watcher = FolderWatcher(path: path, queue: queue) { [weak self] in
+        self?.checkInBackground()
+      }
+      if let watcher {
+        cycle.withLock { $0.folderWatcher = watcher }
+        pollInterval = max(interval * 8, .seconds(2))
+      }
+    #endif
     let timer = DispatchSource.makeTimerSource(queue: queue)
-    let (seconds, attoseconds) = interval.components
+    let (seconds, attoseconds) = pollInterval.components
     let nanoseconds = max(1, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
     timer.schedule(
       deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))

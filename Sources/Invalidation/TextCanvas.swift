@@ -299,6 +299,15 @@ public struct TextCanvas: Sendable, Equatable {
   private mutating func place(
     _ character: Character, columns: Int, x: Int, row: Int, style: CellStyle
   ) {
+    // A character ending in a zero width joiner would join the next cell's emoji on the
+    // screen (👍 + ZWJ, then ❤️, shows as one cluster): the joiner joins nothing here.
+    if columns > 0, character.unicodeScalars.last == "\u{200D}" {
+      var scalars = String.UnicodeScalarView(character.unicodeScalars)
+      while scalars.last == "\u{200D}" { scalars.removeLast() }
+      guard let trimmed = String(scalars).first else { return }
+      place(trimmed, columns: Self.columns(of: trimmed), x: x, row: row, style: style)
+      return
+    }
     switch columns {
     case 0:
       attach(character, leftOf: x, row: row)
@@ -346,7 +355,8 @@ public struct TextCanvas: Sendable, Equatable {
     case .continuation: return
     }
     let joined = String(base) + String(mark)
-    guard joined.count == 1, let character = joined.first, character.terminalColumns == columns
+    guard joined.count == 1, let character = joined.first, character.terminalColumns == columns,
+      character.unicodeScalars.last != "\u{200D}"
     else { return }
     cells[index] = columns == 2 ? .wide(character) : .narrow(character)
   }

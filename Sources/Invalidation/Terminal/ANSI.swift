@@ -56,8 +56,17 @@ enum ANSI {
   static let resetStyle: [UInt8] = Array("\u{1B}[0m".utf8)
   /// Clears the screen (`ESC [ 2 J`) in the default style.
   static let clearScreen: [UInt8] = Array("\u{1B}[0m\u{1B}[2J".utf8)
-  /// Switches to the alternate screen, hides the cursor and clears.
-  static let enterFullScreen: [UInt8] = Array("\u{1B}[?1049h\u{1B}[?25l\u{1B}[0m\u{1B}[2J".utf8)
-  /// Resets the style, shows the cursor and leaves the alternate screen.
-  static let leaveFullScreen: [UInt8] = Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8)
+  /// Switches to the alternate screen, hides the cursor, clears, and turns on bracketed
+  /// paste.
+  static let enterFullScreen: [UInt8] = Array(
+    "\u{1B}[?1049h\u{1B}[?25l\u{1B}[0m\u{1B}[2J\u{1B}[?2004h".utf8)
+  /// Turns off mouse reporting and bracketed paste, resets the style, shows the cursor
+  /// and leaves the alternate screen.
+  static let leaveFullScreen: [UInt8] = Array(
+    "\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?2004l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8)
+  /// Turns on mouse reporting: button presses, releases and drags (1002), in the SGR
+  /// encoding (1006), which has no limit on the column and row.
+  static let enableMouse: [UInt8] = Array("\u{1B}[?1002h\u{1B}[?1006h".utf8)
+  /// Turns mouse reporting off.
+  static let disableMouse: [UInt8] = Array("\u{1B}[?1006l\u{1B}[?1002l".utf8)
 }

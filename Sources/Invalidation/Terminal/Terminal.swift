@@ -67,6 +67,8 @@ public final class Terminal: @unchecked Sendable {
     var sources: [any DispatchSourceProtocol] = []
     /// The signal actions found at open, put back on restore.
     var savedActions: [(signal: Int32, action: sigaction)] = []
+    /// Whether mouse reporting is on.
+    var reportsMouse = false
   }
 
   /// The terminal's state behind its lock, one per terminal.
@@ -194,6 +196,23 @@ public final class Terminal: @unchecked Sendable {
   /// Whether ``restore()`` has run.
   public var isOpen: Bool { state.withLock { !$0.isRestored } }
 
+  /// Whether the terminal reports the mouse: presses, releases, drags and the wheel
+  /// arrive on ``keys`` as ``TerminalKey/mouse(_:)``. Off by default (while on, the
+  /// terminal's own text selection needs Shift); ``restore()`` turns it off.
+  ///
+  ///     terminal.reportsMouse = true
+  public var reportsMouse: Bool {
+    get { state.withLock { $0.reportsMouse } }
+    set {
+      let changed = state.withLock { state -> Bool in
+        guard !state.isRestored, state.reportsMouse != newValue else { return false }
+        state.reportsMouse = newValue
+        return true
+      }
+      if changed { _ = write(newValue ? ANSI.enableMouse : ANSI.disableMouse) }
+    }
+  }
+
   /// Gives the terminal back: default style, cursor shown, main screen, the attributes it
   /// had before, the signal actions it found. Safe to call more than once and from any
   /// thread; waits for a frame being written at most ``writeTimeout``, and never blocks
@@ -315,6 +334,7 @@ public final class Terminal: @unchecked Sendable {
     else { return }
     try? enterRawMode()
     _ = write(ANSI.enterFullScreen)
+    if reportsMouse { _ = write(ANSI.enableMouse) }
     resumeSubject.send(size)
   }
 

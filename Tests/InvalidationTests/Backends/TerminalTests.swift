@@ -98,6 +98,7 @@ final class PseudoTerminal {
     terminal.writer.write(Array("frame".utf8))
     let shown = pty.drain()
     #expect(shown.hasPrefix("\u{1B}[?1049h\u{1B}[?25l"))
+    #expect(shown.contains("\u{1B}[?2004h"))  // bracketed paste on while open
     #expect(shown.hasSuffix("frame"))
     // Only one terminal at a time.
     #expect(throws: TerminalError.alreadyOpen) {
@@ -106,7 +107,10 @@ final class PseudoTerminal {
     terminal.restore()
     #expect(!terminal.isOpen)
     #expect(pty.localFlags() == before)
-    #expect(pty.drain() == "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
+    // Mouse reporting and bracketed paste off, then the screen given back.
+    #expect(
+      pty.drain()
+        == "\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?2004l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
     // Nothing reaches the restored screen, and a second restore does nothing.
     terminal.writer.write(Array("late".utf8))
     terminal.restore()

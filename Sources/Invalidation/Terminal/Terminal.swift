@@ -248,7 +248,9 @@ public final class Terminal: @unchecked Sendable {
     _ = tcsetattr(input, TCSANOW, &attributes)
   }
 
-  private func enterRawMode() throws(TerminalError) {
+  /// Puts the terminal in raw mode; arms the crash path the first time (a resume finds it
+  /// armed, and must not re-arm it behind a concurrent ``restore()``).
+  private func enterRawMode(armingCrashRestore: Bool = true) throws(TerminalError) {
     var raw = saved
     // Keys arrive one at a time and unechoed; Ctrl-C, Ctrl-\ and Ctrl-Z stay signals
     // (ISIG is kept).
@@ -261,8 +263,10 @@ public final class Terminal: @unchecked Sendable {
     guard tcsetattr(input, TCSANOW, &raw) == 0 else {
       throw .attributesUnavailable(errno: errno)
     }
-    ActiveTerminal.prepareCrashRestore(
-      input: input, output: writeDescriptor, attributes: saved)
+    if armingCrashRestore {
+      ActiveTerminal.prepareCrashRestore(
+        input: input, output: writeDescriptor, attributes: saved)
+    }
   }
 
   private func installSignalHandlers() {
@@ -332,7 +336,7 @@ public final class Terminal: @unchecked Sendable {
         return true
       })
     else { return }
-    try? enterRawMode()
+    try? enterRawMode(armingCrashRestore: false)
     _ = write(ANSI.enterFullScreen)
     if reportsMouse { _ = write(ANSI.enableMouse) }
     resumeSubject.send(size)

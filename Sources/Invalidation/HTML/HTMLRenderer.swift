@@ -94,7 +94,10 @@ public struct HTMLRenderer: Sendable {
           let (cell, cellStyle) = layer.cell(atIndex: row * width + column)
           guard cellStyle == style else { break }
           switch cell {
-          case .narrow(let character), .wide(let character): run.append(character)
+          case .narrow(let character), .wide(let character):
+            // The terminal backend's policy: a newline, tab, control or bidi control in a
+            // cell would break the grid or reorder it, so it shows as `?`.
+            run.append(CellText.actsOnTheTerminal(character) ? "?" : character)
           case .continuation: break  // the wide character to its left covers it
           }
           column += 1

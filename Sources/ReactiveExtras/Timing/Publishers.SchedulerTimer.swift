@@ -6,7 +6,7 @@ extension Scheduler {
   ///
   /// `Timer.publish(every:on:in:)` ticks only while its `RunLoop` runs, which a Linux
   /// command-line program or server usually does not (under `dispatchMain()` it never
-  /// ticks, and nothing says so). This timer runs on any ``ReactiveCore/Scheduler``: a
+  /// ticks, and nothing says so). This timer runs on any `Scheduler`: a
   /// `DispatchQueue`, an `OperationQueue`, a `RunLoop`, or a `TestScheduler` in tests.
   ///
   ///     let queue = DispatchQueue(label: "ticks")

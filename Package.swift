@@ -20,6 +20,8 @@ let examples: [String] = [
   "LineageExample",
   "ReactiveCoreExample",
   "ScopesExample",
+  "Todo",
+  "TerminalCounter",
 ]
 
 /// Small programs a module's tests run as child processes, under `Tests/<Name>`:

@@ -103,6 +103,12 @@ let workloads: [Workload] = [
     name: "observation_invalidate", operations: 200_000,
     ripple: RenderLoopWorkloads.observationInvalidate,
     openCombine: nil, baseline: RenderLoopWorkloads.invalidatingInvalidate),
+  // ÷base: a full repaint of a 200×60 screen of mixed-width text through the terminal
+  // backend (every row redrawn), against formatting the same rows by hand (issue 27).
+  Workload(
+    name: "terminal_full_repaint", operations: 200,
+    ripple: TerminalRepaintWorkloads.fullRepaint,
+    openCombine: nil, baseline: TerminalRepaintWorkloads.handWrittenRepaint),
 ]
 
 if let index = arguments.firstIndex(of: "--profile") {
@@ -210,6 +216,18 @@ print(
 )
 if selected("store_stage_notify_persisted") { PersistedStoreWorkloads.printFigures() }
 if selected("terminal_frame_bytes") { RenderLoopBenchmarks.printFigures() }
+if let repaint = results.first(where: { $0.0 == "terminal_full_repaint" })?.1,
+  let baseline = repaint.baseline
+{
+  let bytes = TerminalRepaintWorkloads.frameBytes()
+  print(
+    "terminal_full_repaint: 200×60 mixed-width screen → Ripple "
+      + "\(format(repaint.ripple / 1_000)) µs, \(bytes.ripple) B per frame; hand-written "
+      + "\(format(baseline / 1_000)) µs, \(bytes.baseline) B (×\(format(repaint.ripple / baseline)) "
+      + "the time, ×\(format(Double(bytes.ripple) / Double(bytes.baseline))) the bytes)")
+  json["terminal_full_repaint"]?["ripple_bytes_per_frame"] = Double(bytes.ripple)
+  json["terminal_full_repaint"]?["baseline_bytes_per_frame"] = Double(bytes.baseline)
+}
 print("checksum \(blackHole & 0xFF)")
 
 if let jsonPath {

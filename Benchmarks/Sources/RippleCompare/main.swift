@@ -12,8 +12,13 @@ import Workloads
 //   RippleCompare --only NAME,NAME       measures only the workloads named
 //   RippleCompare --profile WORKLOAD N   runs only Ripple's side, N operations, once: for
 //                                        callgrind (two N values give instructions per op)
+//   RippleCompare --store-child …        (hidden) the second process of the cross-process
+//                                        store workloads; see CrossProcessStore.swift
 
 let arguments = CommandLine.arguments
+if let index = arguments.firstIndex(of: "--store-child") {
+  CrossProcessStoreWorkloads.runChild(arguments[(index + 1)...])
+}
 let quick = arguments.contains("--quick")
 let jsonPath = arguments.firstIndex(of: "--json").flatMap {
   arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
@@ -228,6 +233,23 @@ if let repaint = results.first(where: { $0.0 == "terminal_full_repaint" })?.1,
   json["terminal_full_repaint"]?["ripple_bytes_per_frame"] = Double(bytes.ripple)
   json["terminal_full_repaint"]?["baseline_bytes_per_frame"] = Double(bytes.baseline)
 }
+
+// Issue 26, between processes: figures, not interleaved rounds (each spawns children).
+var crossProcessFailed = false
+if selected("store_external_change_latency") {
+  let figures = CrossProcessStoreWorkloads.externalChangeLatency(rounds: quick ? 20 : 200)
+  if let figures {
+    json["store_external_change_latency"] = figures
+  } else {
+    crossProcessFailed = true
+  }
+}
+if selected("store_update_cross_process") {
+  let figures = CrossProcessStoreWorkloads.updateCrossProcess(perProcess: quick ? 100 : 1_000)
+  json["store_update_cross_process"] = figures
+  if figures?["correct"] != 1 { crossProcessFailed = true }
+}
+CrossProcessStoreWorkloads.removeFiles()
 print("checksum \(blackHole & 0xFF)")
 
 if let jsonPath {
@@ -236,6 +258,8 @@ if let jsonPath {
   try data.write(to: URL(fileURLWithPath: jsonPath))
   print("wrote \(jsonPath)")
 }
+// A wrong count (or a child that failed) is a correctness failure; timings never are.
+if crossProcessFailed { exit(1) }
 
 extension String {
   func leftPadded(_ width: Int) -> String {

@@ -53,7 +53,7 @@ func render(frame: Int) {
 
 if options.isTerminal, let terminal = try? Terminal.open() {
   // A real terminal: full screen, drawn in place, keys act at once.
-  TerminalApp(app: app, options: options, terminal: terminal).run()
+  FullscreenShowcase(app: app, options: options, terminal: terminal).run()
 } else if options.interactive {
   print("keys: d = dark mode, p = downloads, t = tick, s = toggle features, q = quit (then Enter)")
   var frame = 0

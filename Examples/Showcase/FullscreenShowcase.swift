@@ -46,7 +46,7 @@ final class Fullscreen: HeadlessNode {
 /// The showcase as a full-screen terminal app: the tree is drawn in place by a render
 /// loop on the main queue, keys act at once, and `q` or Ctrl-C restore the terminal.
 @MainActor
-final class TerminalApp {
+final class FullscreenShowcase {
   let app: App
   let options: Options
   let terminal: Terminal

@@ -48,6 +48,36 @@ extension HeadlessNode {
       if updated.configured { report.configured += 1 }
       if updated.constrained { report.constrained += 1 }
     }
+    var laidOut: [HeadlessNode] = []
+    var queue = layoutPhase(tracker: tracker, laidOut: &laidOut)
+    report.laidOut = laidOut.count
+    // Fitted heights settle bottom-up, a level per round: each change lays the parent
+    // out again. The bound only guards against a layout that never settles.
+    var rounds = 0
+    if fitHeightsToContent(queue) {
+      var seen = Set(laidOut.map(ObjectIdentifier.init))
+      repeat {
+        rounds += 1
+        laidOut.removeAll(keepingCapacity: true)
+        queue = layoutPhase(tracker: tracker, laidOut: &laidOut)
+        for node in laidOut where seen.insert(ObjectIdentifier(node)).inserted {
+          report.laidOut += 1
+        }
+      } while rounds < Self.maximumFittingRounds && fitHeightsToContent(queue)
+    }
+    for node in queue where node.displayIfNeeded(tracker: tracker) { report.drawn += 1 }
+    return report
+  }
+
+  /// How many times a pass lays out again for fitted heights before it leaves the rest
+  /// to the next pass: enough for any tree nested this deep.
+  static var maximumFittingRounds: Int { 64 }
+
+  /// Runs ``layout()`` where needed, parents before children, and returns every node of
+  /// the tree in that order.
+  private func layoutPhase(
+    tracker: (any PhaseTracker)?, laidOut: inout [HeadlessNode]
+  ) -> [HeadlessNode] {
     var index = 0
     // Layout may add or move subnodes, so walk the live tree rather than the snapshot.
     var queue: [HeadlessNode] = [self]
@@ -57,12 +87,28 @@ extension HeadlessNode {
       _ = node.updateIfNeeded(tracker: tracker)
       if node.needsLayout {
         node.layoutAndCount(tracker: tracker)
-        report.laidOut += 1
+        laidOut.append(node)
       }
       queue.append(contentsOf: node.subnodes)
     }
-    for node in queue where node.displayIfNeeded(tracker: tracker) { report.drawn += 1 }
-    return report
+    return queue
+  }
+
+  /// Sets the height of every node that fits its content, children before parents, and
+  /// marks the parent of each one that changed for layout. Returns whether any changed.
+  private func fitHeightsToContent(_ nodes: [HeadlessNode]) -> Bool {
+    var changed = false
+    for node in nodes.reversed() where node.fitsHeightToContent {
+      var bottom = 0
+      for subnode in node.subnodes {
+        bottom = max(bottom, subnode.frame.origin.y.saturatingAdd(subnode.frame.size.height))
+      }
+      guard bottom != node.frame.size.height else { continue }
+      node.frame.size.height = bottom
+      node.parent?.setNeedsLayout()
+      changed = true
+    }
+    return changed
   }
 
   /// Composites every node's last drawing into one canvas the size of this node, back

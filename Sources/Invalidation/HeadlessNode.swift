@@ -39,6 +39,32 @@ open class HeadlessNode: RenderNode, CustomDebugStringConvertible {
       }
     }
   }
+  /// Whether each render pass sets this node's height from its content: after layout,
+  /// the height becomes the bottom edge of its lowest subnode, as a web page's height
+  /// follows what it holds. `false` by default; the width stays as you set it.
+  ///
+  ///     let page = Column(name: "page", frame: Rect(x: 0, y: 0, width: 80, height: 0))
+  ///     page.fitsHeightToContent = true
+  ///     page.renderPass()   // page.frame.size.height: the bottom of its last subnode
+  ///
+  /// A pass settles nested fitting nodes at once: when a fitted height changes, the
+  /// parent lays out again in the same pass, so a parent that stacks its subnodes by
+  /// their ``intrinsicContentSize`` (a fitted node's is its new size) moves the nodes
+  /// below. Such a node and its parent may run ``layout()`` more than once in that pass.
+  /// Don't use it on a node whose own layout reads its height (that is circular), or on
+  /// a root that a ``TerminalBackend`` sizes to the terminal.
+  public var fitsHeightToContent = false {
+    didSet { if fitsHeightToContent != oldValue { setNeedsLayout() } }
+  }
+
+  /// The element this node becomes in ``HTMLRenderer`` output: ``HTMLElement/div`` by
+  /// default, or a landmark, heading, paragraph or list from the fixed vocabulary of
+  /// ``HTMLElement``, so that a page has headings and landmarks. Other backends ignore it.
+  ///
+  ///     let title = Label(name: "title")
+  ///     title.htmlElement = .h1
+  public var htmlElement: HTMLElement = .div
+
   /// The node's rectangle in its own coordinates.
   public var bounds: Rect { Rect(origin: .zero, size: frame.size) }
 

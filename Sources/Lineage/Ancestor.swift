@@ -24,7 +24,7 @@ import ReactiveCore
 ///   thread. One lock guards every lineage; change notifications are delivered after it
 ///   is released, on the thread that made the change. The class is not marked `Sendable`,
 ///   so that your subclasses need not be; share an instance through your own wrapper.
-open class Ancestor {
+open class Ancestor: LineageMember {
   // Guarded by LineageStore.lock.
   var parentNode: Ancestor?
   var childNodes: [WeakAncestor] = []
@@ -106,6 +106,10 @@ open class Ancestor {
   ///
   ///     madonna.stopInheriting(\Person.lastName)
   ///
+  /// On an instance of a subclass, `madonna.stopInheriting(\.lastName)` is enough (see
+  /// ``LineageMember``); spell the class when the key path names a property of a
+  /// superclass of the instance's static type, or of an existential.
+  ///
   /// - Parameter keyPath: An `@Inherited` property of this instance.
   public func stopInheriting<Root: Ancestor, Value>(
     _ keyPath: ReferenceWritableKeyPath<Root, Value>
@@ -131,12 +135,25 @@ open class Ancestor {
   public func isInheriting<Root: Ancestor, Value>(_ keyPath: ReferenceWritableKeyPath<Root, Value>)
     -> Bool
   {
+    inheritsValue(keyPath)
+  }
+
+  final func inheritsValue<Root: Ancestor, Value>(_ keyPath: ReferenceWritableKeyPath<Root, Value>)
+    -> Bool
+  {
     guard let root = self as? Root else { return true }
     let key = root.registeredKey(for: keyPath).key
     return LineageStore.lock.withLock {
       guard let slot = slots[key] else { return true }
       return !slot.hasOwnValue && !slot.stopped
     }
+  }
+
+  /// ``stopInheriting(_:)`` and ``resumeInheriting(_:)``, for ``LineageMember``'s forms.
+  final func changeInheriting<Root: Ancestor, Value>(
+    stopped: Bool, _ keyPath: ReferenceWritableKeyPath<Root, Value>
+  ) {
+    setStopped(stopped, keyPath)
   }
 
   private func setStopped<Root: Ancestor, Value>(

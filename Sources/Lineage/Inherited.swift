@@ -35,6 +35,18 @@ public struct Inherited<Value> {
     box = InheritedBox(defaultValue: nil) { $0 == nil }
   }
 
+  /// A non-optional `@Inherited` property needs a default, the value at the root:
+  /// `@Inherited var accent: Color = .blue`. Without one, Swift reported "class has no
+  /// initializers"; this names the fix instead.
+  @available(
+    *, unavailable,
+    message:
+      "a non-optional @Inherited property needs a default, the value at the root: write '@Inherited var name: Type = value', or make it optional ('Type?')"
+  )
+  public init() {
+    fatalError("a non-optional @Inherited property needs a default")
+  }
+
   /// `@Inherited` is only available on properties of ``Ancestor`` subclasses.
   @available(
     *, unavailable, message: "@Inherited is only available on properties of Ancestor subclasses"
@@ -80,9 +92,18 @@ extension Ancestor {
   /// changes behind an own value. An instance created with
   /// `inheritsChangeNotifications: false` publishes only its own changes.
   ///
+  /// On an instance of a subclass, `victoire.publisher(for: \.lastName)` is enough (see
+  /// ``LineageMember``); this form takes a key path spelled through any class.
+  ///
   /// - Parameter keyPath: An `@Inherited` property of this instance.
   /// - Returns: A publisher of the property's effective values.
   public func publisher<Root: Ancestor, Value: Equatable>(
+    for keyPath: ReferenceWritableKeyPath<Root, Value>
+  ) -> AnyPublisher<Value, Never> {
+    effectiveValues(for: keyPath)
+  }
+
+  func effectiveValues<Root: Ancestor, Value: Equatable>(
     for keyPath: ReferenceWritableKeyPath<Root, Value>
   ) -> AnyPublisher<Value, Never> {
     guard let root = self as? Root else {

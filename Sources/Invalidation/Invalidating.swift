@@ -11,6 +11,10 @@
 /// an equal value runs none, but still stores it, so a type whose `==` ignores some fields
 /// never loses what you set. There is no limit on the number of options.
 ///
+/// Without options, a change invalidates the display: `@Invalidating var title = ""` is
+/// `@Invalidating(.display) var title = ""`, the invalidation a property that only changes
+/// what is drawn needs. (Before, it invalidated nothing, and a page showed stale output.)
+///
 /// - Note: Use it on properties of classes that conform to ``RenderNode``. Like UIKit
 ///   views, nodes are confined to one thread at a time.
 @propertyWrapper
@@ -25,7 +29,8 @@ public struct Invalidating<Value> {
   ///
   /// - Parameters:
   ///   - wrappedValue: The initial value.
-  ///   - invalidations: The invalidations to run, in order, when the value changes.
+  ///   - invalidations: The invalidations to run, in order, when the value changes;
+  ///     `.display` when there are none.
   public init<each Option: RenderNodeInvalidating>(
     wrappedValue: Value, _ invalidations: repeat each Option
   ) where Value: Equatable {
@@ -38,7 +43,8 @@ public struct Invalidating<Value> {
   ///
   /// - Parameters:
   ///   - wrappedValue: The initial value.
-  ///   - invalidations: The invalidations to run, in order, when the value changes.
+  ///   - invalidations: The invalidations to run, in order, when the value changes;
+  ///     `.display` when there are none.
   ///   - isEqual: Returns `true` when two values count as unchanged.
   public init<each Option: RenderNodeInvalidating>(
     wrappedValue: Value, _ invalidations: repeat each Option,
@@ -48,12 +54,13 @@ public struct Invalidating<Value> {
       value: wrappedValue, invalidations: Self.list(repeat each invalidations), isEqual: isEqual)
   }
 
+  /// The options as written; none means ``Invalidations/Display`` (`.display`).
   private static func list<each Option: RenderNodeInvalidating>(
     _ options: repeat each Option
   ) -> [any RenderNodeInvalidating] {
     var list: [any RenderNodeInvalidating] = []
     for option in repeat each options { list.append(option) }
-    return list
+    return list.isEmpty ? [Invalidations.Display()] : list
   }
 
   /// `@Invalidating` is only available on properties of classes that conform to

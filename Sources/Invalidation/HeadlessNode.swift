@@ -43,9 +43,9 @@ open class HeadlessNode: RenderNode, CustomDebugStringConvertible {
   /// the height becomes the bottom edge of its lowest subnode, as a web page's height
   /// follows what it holds. `false` by default; the width stays as you set it.
   ///
-  ///     let page = Column(name: "page", frame: Rect(x: 0, y: 0, width: 80, height: 0))
+  ///     let page = Stack(name: "page", frame: Rect(x: 0, y: 0, width: 80, height: 0))
   ///     page.fitsHeightToContent = true
-  ///     page.renderPass()   // page.frame.size.height: the bottom of its last subnode
+  ///     page.renderPass()   // page.frame.size.height: the bottom of its lowest subnode
   ///
   /// A pass settles nested fitting nodes at once: when a fitted height changes, the
   /// parent lays out again in the same pass, so a parent that stacks its subnodes by
@@ -61,7 +61,7 @@ open class HeadlessNode: RenderNode, CustomDebugStringConvertible {
   /// default, or a landmark, heading, paragraph or list from the fixed vocabulary of
   /// ``HTMLElement``, so that a page has headings and landmarks. Other backends ignore it.
   ///
-  ///     let title = Label(name: "title")
+  ///     let title = HeadlessNode(name: "title", frame: Rect(x: 0, y: 0, width: 40, height: 1))
   ///     title.htmlElement = .h1
   public var htmlElement: HTMLElement = .div
 

@@ -11,9 +11,10 @@
 /// See <doc:RenderingHTML>.
 ///
 /// The mapping: each node becomes a `div` (or the ``HeadlessNode/htmlElement`` it names)
-/// with class `ripple-node`, its name in `data-name`, and its frame as inline absolute-position styles in character units — one
-/// cell is `1ch` wide and `1em` tall (set `line-height: 1` and a monospace font on the
-/// container; ``document(_:title:lang:head:)`` does). A node that has drawn gets its drawing as a
+/// with class `ripple-node`, its name in `data-name`, and its frame as inline
+/// absolute-position styles in character units — one cell is `1ch` wide and `1em` tall
+/// (set `line-height: 1` and a monospace font on the container;
+/// ``document(_:title:lang:head:)`` does). A node that has drawn gets its drawing as a
 /// `pre` with class `ripple-layer`, styled runs as `span`s. Subnodes follow, back to front.
 ///
 /// Everything that comes from the tree — names, drawn text, extra attribute values — is

@@ -1,5 +1,6 @@
 import Foundation
 import Invalidation
+import ReactiveCore
 import Testing
 
 /// Stacks its subnodes top to bottom, each as tall as its intrinsic height and as wide as
@@ -204,6 +205,41 @@ func snapshotPageHTML() -> String {
     #expect(page.frame.size.height == 6)
     #expect(page.subnodes.map(\.frame.origin.y) == [0, 1, 5])
     #expect(page.snapshot().rendered.split(separator: "\n").count == 6)
+  }
+
+  @Test func aReportCountsEachNodeLaidOutOnceWhateverTheRounds() {
+    let page = PageStack(name: "page", frame: Rect(x: 0, y: 0, width: 10, height: 0))
+    page.fitsHeightToContent = true
+    let section = PageStack(name: "section")
+    section.fitsHeightToContent = true
+    section.addSubnode(PageLine("a", name: "a", element: .p))
+    page.addSubnode(section)
+    let report = page.renderPass()
+    #expect(report.nodes == 3)
+    #expect(report.laidOut == 3)
+    #expect(page.layoutCount > 1)  // laid out again once the section's height settled
+  }
+
+  @Test func underARenderLoopAFittedPageSettlesInOnePass() {
+    let scheduler = TestScheduler()
+    let page = PageStack(name: "page", frame: Rect(x: 0, y: 0, width: 10, height: 0))
+    page.fitsHeightToContent = true
+    let section = PageStack(name: "section")
+    section.fitsHeightToContent = true
+    section.addSubnode(PageLine("a", name: "a", element: .p))
+    page.addSubnode(section)
+    page.addSubnode(PageLine("end", name: "end", element: .footer))
+    let loop = RenderLoop(root: page, scheduler: scheduler)
+    scheduler.advance()
+    #expect(loop.passCount == 1)
+    #expect(page.frame.size.height == 2)
+    section.addSubnode(PageLine("b", name: "b", element: .p))
+    scheduler.advance()
+    scheduler.advance()
+    #expect(loop.passCount == 2)
+    #expect(page.frame.size.height == 3)
+    #expect(page.subnodes.map(\.frame.origin.y) == [0, 2])
+    loop.stop()
   }
 
   @Test func aHeightThatFitsItsContentIsOffByDefault() {

@@ -105,4 +105,88 @@ import Testing
     #expect(recorder.values.count == 10_000)
     recorder.cancel()
   }
+  /// CombineExt subscribes the upstream once the other publisher has a value, so a cold
+  /// upstream's value waits for it (CombineExt's
+  /// testWithResultSelectorDoesNotRetainClassBasedPublisherWithoutSendCompletion).
+  @Test func aColdUpstreamWaitsForTheOthersFirstValue() {
+    weak var weakOther: PassthroughSubject<String, Never>?
+    var results: [String] = []
+    do {
+      let other = PassthroughSubject<String, Never>()
+      weakOther = other
+      let subscription = Just("1").withLatestFrom(other) { "\($0)\($1)" }
+        .sink { results.append($0) }
+      other.send("foo")
+      #expect(results == ["1foo"])
+      subscription.cancel()
+    }
+    #expect(weakOther == nil)
+  }
+
+  @Test func aSequenceUpstreamCombinesEveryValueWithTheFirstOther() {
+    let other = PassthroughSubject<Int, Never>()
+    let recorder = Recorder<Int, Never>()
+    [1, 2, 3].publisher.withLatestFrom(other) { $0 + $1 }.subscribe(recorder)
+    #expect(recorder.values.isEmpty)
+    other.send(10)
+    #expect(recorder.values == [11, 12, 13])
+    #expect(recorder.isFinished)
+  }
+
+  /// CombineExt's testWithResultSelectorLimitedDemand: demand asked for before the other
+  /// side has a value is kept for the values after it.
+  @Test func demandAskedBeforeTheOtherHasAValueIsKept() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let other = PassthroughSubject<String, Never>()
+    let recorder = Recorder<String, Never>(initialDemand: .max(3))
+    upstream.withLatestFrom(other) { "\($0)\($1)" }.subscribe(recorder)
+    for value in 1...3 { upstream.send(value) }
+    other.send("bar")
+    upstream.send(4)
+    upstream.send(5)
+    other.send("foo")
+    upstream.send(6)
+    other.send("qux")
+    for value in 7...9 { upstream.send(value) }
+    #expect(recorder.values == ["4bar", "5bar", "6foo"])
+    other.send(completion: .finished)
+    #expect(recorder.completions.isEmpty)
+    upstream.send(completion: .finished)
+    #expect(recorder.completions == [.finished])
+  }
+
+  /// CombineExt's testWithLatestFrom2WithResultSelector.
+  @Test func twoOthersCombineOnceBothHaveAValue() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let second = PassthroughSubject<String, Never>()
+    let third = PassthroughSubject<Bool, Never>()
+    let recorder = Recorder<String, Never>()
+    upstream.withLatestFrom(second, third) { "\($0)|\($1.0)|\($1.1)" }.subscribe(recorder)
+    for value in 1...3 { upstream.send(value) }
+    second.send("bar")
+    upstream.send(4)
+    upstream.send(5)
+    third.send(true)
+    upstream.send(10)
+    second.send("foo")
+    upstream.send(6)
+    second.send("qux")
+    third.send(false)
+    for value in 7...9 { upstream.send(value) }
+    #expect(
+      recorder.values == ["10|bar|true", "6|foo|true", "7|qux|false", "8|qux|false", "9|qux|false"])
+  }
+
+  @Test func itDescribesItsSubscriptionAsCombineExtDoes() {
+    var description = ""
+    let other = CurrentValueSubject<Int, Never>(1)
+    PassthroughSubject<String, Never>().withLatestFrom(other) { "\($0)\($1)" }
+      .subscribe(
+        AnySubscriber(
+          receiveSubscription: {
+            description = "\($0)"
+            $0.cancel()
+          }, receiveValue: { _ in .none }, receiveCompletion: { _ in }))
+    #expect(description == "WithLatestFrom.Subscription<String, Never>")
+  }
 }

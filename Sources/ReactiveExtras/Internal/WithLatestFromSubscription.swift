@@ -1,7 +1,10 @@
 import ReactiveCore
 
 /// The subscription of `withLatestFrom`: downstream demand goes to the upstream; the other
-/// publisher is asked for everything and only its latest value is kept.
+/// publisher is asked for everything and only its latest value is kept. As in CombineExt,
+/// the upstream is subscribed only once the other publisher has sent its first value (or
+/// finished without one), so a cold upstream's values wait for something to combine with,
+/// and demand asked for before then is passed on when it is.
 ///
 /// - Note: Thread-safe. Its box's lock guards the state; `deliveryLock` keeps deliveries to the
 ///   subscriber from overlapping, since the other side may complete it from its own
@@ -19,6 +22,9 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
   /// The state both sides share.
   @usableFromInline
   struct State {
+    /// The upstream publisher, until the other side's first value (or finish) starts it.
+    @usableFromInline
+    var source: Upstream?
     @usableFromInline
     var upstream: (any Subscription)?
     @usableFromInline
@@ -31,13 +37,13 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
     var isTerminal = false
 
     @inlinable
-    init() {}
+    init(source: Upstream) { self.source = source }
   }
 
   // Inlinable throughout, so that it is specialised for the caller's types.
   /// The shared state behind its lock.
   @usableFromInline
-  let state = LockedBox(State())
+  let state: LockedBox<State>
   @usableFromInline
   let deliveryLock = RecursiveLock()
   @usableFromInline
@@ -47,9 +53,10 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
 
   @inlinable
   init(
-    downstream: Downstream,
+    upstream: Upstream, downstream: Downstream,
     resultSelector: @escaping (Upstream.Output, Other.Output) -> Downstream.Input
   ) {
+    state = LockedBox(State(source: upstream))
     self.downstream = downstream
     self.resultSelector = resultSelector
   }
@@ -96,13 +103,23 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
 
   @inlinable
   func otherReceived(_ value: Other.Output) {
-    state.withLock { $0.latest = value }
+    let source = state.withLock { state -> Upstream? in
+      guard !state.isTerminal else { return nil }
+      state.latest = value
+      return state.source.take()
+    }
+    source?.subscribe(self)
   }
 
   @inlinable
   func otherCompleted(_ completion: Subscribers.Completion<Failure>) {
-    // The other side finishing changes nothing: its latest value stays in use.
-    guard case .failure = completion else { return }
+    guard case .failure = completion else {
+      // The other side finishing keeps its latest value in use; if it sent none, the
+      // upstream starts now, so that its finish still ends the stream.
+      let source = state.withLock { $0.isTerminal ? nil : $0.source.take() }
+      source?.subscribe(self)
+      return
+    }
     end(completion, cancelling: \.upstream)
   }
 
@@ -116,6 +133,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
       guard !state.isTerminal else { return .alreadyEnded }
       state.isTerminal = true
       defer {
+        state.source = nil
         state.upstream = nil
         state.other = nil
         state.latest = nil
@@ -129,7 +147,8 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "demand must be greater than zero")
+    // A request of nothing changes nothing, as in CombineExt's demand buffer.
+    guard demand > 0 else { return }
     let upstream = state.withLock { state -> (any Subscription)? in
       if state.upstream == nil { state.pendingDemand += demand }
       return state.upstream
@@ -142,6 +161,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
     let subscriptions = state.withLock { state -> [any Subscription] in
       state.isTerminal = true
       defer {
+        state.source = nil
         state.upstream = nil
         state.other = nil
         state.latest = nil
@@ -152,7 +172,9 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
   }
 
   @usableFromInline
-  var description: String { "WithLatestFrom" }
+  var description: String {
+    "WithLatestFrom.Subscription<\(Downstream.Input.self), \(Failure.self)>"
+  }
 
   /// What the other publisher is subscribed with.
   @usableFromInline

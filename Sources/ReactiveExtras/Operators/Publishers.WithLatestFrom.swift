@@ -2,7 +2,9 @@ import ReactiveCore
 
 extension Publisher {
   /// Combines each value of this publisher with the latest value of `other`, through
-  /// `resultSelector`; values that arrive before `other` has sent anything are dropped.
+  /// `resultSelector`. As in CombineExt, this publisher is subscribed only once `other` has
+  /// sent its first value: a subject's earlier values are missed, and a cold publisher's
+  /// values wait for it.
   ///
   ///     let submissions = submitTaps.withLatestFrom(form) { _, form in form }
   ///
@@ -104,6 +106,8 @@ extension Publishers {
   where Upstream.Failure == Other.Failure {
     /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
+    /// Combines a value of the upstream with the other publisher's latest value.
+    public typealias ResultSelector = (Upstream.Output, Other.Output) -> Output
     /// The publisher whose values are combined.
     public let upstream: Upstream
     /// The publisher whose latest value joins each upstream value.
@@ -126,15 +130,15 @@ extension Publishers {
       self.resultSelector = resultSelector
     }
 
-    /// Subscribes to `second` (for all its values), then to the upstream.
+    /// Subscribes to `second` (for all its values); the upstream is subscribed once
+    /// `second` has sent its first value.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = WithLatestFromSubscription<Upstream, Other, S>(
-        downstream: subscriber, resultSelector: resultSelector)
+        upstream: upstream, downstream: subscriber, resultSelector: resultSelector)
       subscriber.receive(subscription: subscription)
       second.subscribe(subscription.otherSide)
-      upstream.subscribe(subscription)
     }
   }
 }

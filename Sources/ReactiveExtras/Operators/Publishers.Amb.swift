@@ -75,13 +75,16 @@ extension Publishers {
       self.second = second
     }
 
-    /// Subscribes to both publishers.
+    /// Subscribes to both publishers, then hands the subscriber its subscription, as
+    /// CombineExt does: events the publishers send from inside the subscriber's
+    /// `receive(subscription:)` already race.
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let race = AmbSubscription<S>(downstream: subscriber)
-      subscriber.receive(subscription: race)
       first.subscribe(race.side(0))
       second.subscribe(race.side(1))
+      subscriber.receive(subscription: race)
+      race.attached()
     }
   }
 }
@@ -112,6 +115,11 @@ private final class AmbSubscription<Downstream: Subscriber>: Subscription,
     var sides: [(any Subscription)?] = [nil, nil]
     /// All demand downstream asked for.
     var requested = Subscribers.Demand.none
+    /// Whether the subscriber has been handed its subscription.
+    var isAttached = false
+    /// A completion that won the race before the subscriber had its subscription; it is
+    /// sent once it has.
+    var heldCompletion: Subscribers.Completion<Failure>?
   }
 
   /// The race's state behind its lock.
@@ -166,15 +174,27 @@ private final class AmbSubscription<Downstream: Subscriber>: Subscription,
 
   fileprivate func completed(_ index: Int, _ completion: Subscribers.Completion<Failure>) {
     guard claim(index) else { return }
-    state.withLock { state in
+    let deliver = state.withLock { state -> Bool in
       state.race = .over
       state.sides = [nil, nil]
+      if !state.isAttached { state.heldCompletion = completion }
+      return state.isAttached
     }
-    downstream.receive(completion: completion)
+    if deliver { downstream.receive(completion: completion) }
+  }
+
+  /// The subscriber has its subscription: a completion that came first goes out now.
+  func attached() {
+    let held = state.withLock { state -> Subscribers.Completion<Failure>? in
+      state.isAttached = true
+      return state.heldCompletion.take()
+    }
+    if let held { downstream.receive(completion: held) }
   }
 
   func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "demand must be greater than zero")
+    // A request of nothing changes nothing, as in CombineExt's demand buffer.
+    guard demand > 0 else { return }
     let targets = state.withLock { state -> [any Subscription] in
       state.requested += demand
       return state.sides.compactMap { $0 }
@@ -185,6 +205,7 @@ private final class AmbSubscription<Downstream: Subscriber>: Subscription,
   func cancel() {
     let targets = state.withLock { state -> [any Subscription] in
       state.race = .over
+      state.heldCompletion = nil
       defer { state.sides = [nil, nil] }
       return state.sides.compactMap { $0 }
     }

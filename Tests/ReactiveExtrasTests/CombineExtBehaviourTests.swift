@@ -1,0 +1,176 @@
+import ReactiveCore
+import ReactiveExtras
+import Testing
+
+/// CombineExt's own tests for `amb` and `ReplaySubject`, as behaviour (not code).
+@Suite struct CombineExtAmbBehaviourTests {
+  /// testAmbLimitedPreDemand: the demand asked for before the race is decided is what the
+  /// winner may send.
+  @Test func demandAskedBeforeTheRaceIsWhatTheWinnerSends() {
+    let first = PassthroughSubject<Int, Never>()
+    let second = PassthroughSubject<Int, Never>()
+    var values: [Int] = []
+    var held: (any Subscription)?
+    first.amb(second)
+      .subscribe(
+        AnySubscriber(
+          receiveSubscription: { subscription in
+            held = subscription
+            subscription.request(.max(2))
+            second.send(3)
+            first.send(1)
+            first.send(0)
+            second.send(0)
+            second.send(7)
+            second.send(11)
+            first.send(12)
+            second.send(14)
+          },
+          receiveValue: {
+            values.append($0)
+            return .none
+          },
+          receiveCompletion: { _ in }))
+    #expect(values == [3, 0])
+    held?.cancel()
+  }
+
+  /// testAmbEmptyAndNever, testAmbEmptyAndEmpty, testAmbNeverAndNever.
+  @Test func finishingCountsAsTheFirstEvent() {
+    var values: [Int] = []
+    var completions: [Subscribers.Completion<Never>] = []
+    let mirror = Empty<Int, Never>(completeImmediately: false).append(0)
+      .amb(Empty<Int, Never>(completeImmediately: true).append(1))
+      .sink(receiveCompletion: { completions.append($0) }, receiveValue: { values.append($0) })
+    #expect(values == [1])
+    #expect(completions == [.finished])
+    mirror.cancel()
+
+    var emptyCompletions: [Subscribers.Completion<Never>] = []
+    let empty = Publishers.Amb(first: Empty<Int, Never>(), second: Empty<Int, Never>())
+      .sink(receiveCompletion: { emptyCompletions.append($0) }, receiveValue: { _ in })
+    #expect(emptyCompletions == [.finished])
+    empty.cancel()
+
+    var neverCompletions: [Subscribers.Completion<Never>] = []
+    let never = Publishers.Amb(
+      first: Empty<Int, Never>(completeImmediately: false),
+      second: Empty<Int, Never>(completeImmediately: false)
+    )
+    .sink(receiveCompletion: { neverCompletions.append($0) }, receiveValue: { _ in })
+    #expect(neverCompletions.isEmpty)
+    never.cancel()
+  }
+
+  /// testAmbVariadicValues: each race mirrors its own winner, and finishes with it.
+  @Test func variadicRaces() {
+    let subjects = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
+    let four = Recorder<Int, Never>()
+    let three = Recorder<Int, Never>()
+    let pair = Recorder<Int, Never>()
+    subjects[3].amb(with: subjects[1], subjects[2], subjects[0]).subscribe(four)
+    subjects[0].amb(with: subjects[1], subjects[2]).subscribe(three)
+    subjects[0].amb(with: subjects[1]).subscribe(pair)
+    for (index, value) in [(3, 3), (1, 1), (1, 2), (2, 5), (0, 6), (2, 2), (0, 6), (3, 2)] {
+      subjects[index].send(value)
+    }
+    subjects[0].send(6)
+    subjects[3].send(7)
+    subjects[1].send(8)
+    #expect(four.values == [3, 2, 7])
+    #expect(three.values == [1, 2, 8])
+    #expect(pair.values == [1, 2, 8])
+    subjects[0].send(completion: .finished)
+    subjects[1].send(completion: .finished)
+    #expect(pair.isFinished)
+    #expect(!four.isFinished)
+    subjects[2].send(completion: .finished)
+    #expect(three.isFinished)
+    #expect(!four.isFinished)
+    subjects[3].send(completion: .finished)
+    #expect(four.isFinished)
+  }
+
+  /// testAmbCollectionNone, testAmbCollectionOne, testAmbCollectionMany.
+  @Test func collections() {
+    let none = Recorder<Int, Never>()
+    [AnyPublisher<Int, Never>]().amb().subscribe(none)
+    #expect(none.values.isEmpty && none.isFinished)
+
+    let only = PassthroughSubject<Int, Never>()
+    let one = Recorder<Int, Never>()
+    [only].amb().subscribe(one)
+    only.send(1)
+    only.send(completion: .finished)
+    #expect(one.values == [1] && one.isFinished)
+
+    let subjects = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
+    let many = Recorder<Int, Never>()
+    subjects.amb().subscribe(many)
+    subjects[0].send(1)
+    subjects[1].send(2)
+    subjects[2].send(3)
+    subjects[0].send(4)
+    subjects[0].send(completion: .finished)
+    #expect(many.values == [1, 4] && many.isFinished)
+  }
+}
+
+@Suite struct CombineExtReplaySubjectBehaviourTests {
+  /// testDoubleSubscribe: one subscriber attached twice gets each replay, each with its
+  /// own demand, and each completion.
+  @Test func oneSubscriberAttachedTwice() {
+    let subject = ReplaySubject<Int, Never>(bufferSize: 1)
+    subject.send(1)
+    subject.send(2)
+    subject.send(completion: .finished)
+    var results: [String] = []
+    var completions: [Subscribers.Completion<Never>] = []
+    let subscriber = AnySubscriber<String, Never>(
+      receiveSubscription: { $0.request(.max(1)) },
+      receiveValue: {
+        results.append($0)
+        return .none
+      },
+      receiveCompletion: { completions.append($0) })
+    subject.map { "a\($0)" }.subscribe(subscriber)
+    subject.map { "b\($0)" }.subscribe(subscriber)
+    #expect(results == ["a2", "b2"])
+    #expect(completions == [.finished, .finished])
+  }
+
+  /// testErrorWithMultipleSubscribers, testNoValuesReplayedPostError.
+  @Test func aFailureIsReplayedAfterTheValuesAndNothingFollowsIt() {
+    let subject = ReplaySubject<Int, TestError>(bufferSize: 3)
+    subject.send(1)
+    subject.send(2)
+    subject.send(completion: .failure(.oops))
+    subject.send(3)
+    let recorders = (0..<3).map { _ in Recorder<Int, TestError>() }
+    for recorder in recorders { subject.subscribe(recorder) }
+    subject.send(4)
+    for recorder in recorders {
+      #expect(recorder.values == [1, 2])
+      #expect(recorder.completions == [.failure(.oops)])
+    }
+  }
+
+  /// testMissedValueWithEmptyBuffer, testMultipleSubscribers.
+  @Test func liveValuesReachEverySubscriber() {
+    let empty = ReplaySubject<Int, Never>(bufferSize: 0)
+    empty.send(1)
+    let late = Recorder<Int, Never>()
+    empty.subscribe(late)
+    empty.send(2)
+    #expect(late.values == [2])
+
+    let subject = ReplaySubject<Int, Never>(bufferSize: 3)
+    subject.send(1)
+    subject.send(2)
+    let recorders = (0..<3).map { _ in Recorder<Int, Never>() }
+    for recorder in recorders { subject.subscribe(recorder) }
+    subject.send(3)
+    for recorder in recorders { #expect(recorder.values == [1, 2, 3]) }
+    for recorder in recorders + [late] { recorder.cancel() }
+  }
+}

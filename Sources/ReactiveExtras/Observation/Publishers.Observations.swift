@@ -120,7 +120,8 @@ where Downstream.Failure == Never {
   }
 
   func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "demand must be greater than zero")
+    // A request of nothing changes nothing, as for the CombineExt operators here.
+    guard demand > 0 else { return }
     buffer.addDemand(demand)
   }
 

@@ -125,7 +125,12 @@ where
     downstream.receive(completion: completion)
   }
 
-  func request(_ demand: Subscribers.Demand) { state.withLock { $0.upstream }?.request(demand) }
+  func request(_ demand: Subscribers.Demand) {
+    // A request of nothing changes nothing (and is not passed on to an upstream that
+    // might trap on it), as in CombineExt's demand buffer.
+    guard demand > 0 else { return }
+    state.withLock { $0.upstream }?.request(demand)
+  }
 
   func cancel() {
     let upstream = state.withLock { state -> (any Subscription)? in

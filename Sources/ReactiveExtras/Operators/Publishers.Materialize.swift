@@ -87,6 +87,9 @@ where Downstream.Input == Event<Upstream.Output, Upstream.Failure>, Downstream.F
   }
 
   func request(_ demand: Subscribers.Demand) {
+    // A request of nothing changes nothing (and is not passed on to an upstream that
+    // might trap on it), as in CombineExt's demand buffer.
+    guard demand > 0 else { return }
     let upstream = state.withLock { state -> (any Subscription)? in
       if state.upstream == nil { state.pendingDemand += demand }
       return state.upstream

@@ -194,7 +194,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "demand must be greater than zero")
+    // A request of nothing changes nothing, as in CombineExt's demand buffer.
+    guard demand > 0 else { return }
     let current = state.withLock { state -> (any Subscription)? in
       state.outstanding += demand
       return state.current

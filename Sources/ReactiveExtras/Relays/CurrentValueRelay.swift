@@ -58,6 +58,6 @@ public final class CurrentValueRelay<Output>: Relay, @unchecked Sendable {
 
   /// Attaches the subscriber; it receives the current value first.
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-    subject.receive(subscriber: subscriber)
+    subject.receive(subscriber: RelaySubscriber(downstream: subscriber))
   }
 }

@@ -52,6 +52,6 @@ public final class PassthroughRelay<Output>: Relay, @unchecked Sendable {
 
   /// Attaches the subscriber.
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-    subject.receive(subscriber: subscriber)
+    subject.receive(subscriber: RelaySubscriber(downstream: subscriber))
   }
 }

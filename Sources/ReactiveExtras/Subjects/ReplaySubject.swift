@@ -195,7 +195,8 @@ final class ReplaySubscription<Downstream: Subscriber>: ReplayConnection<
 
   @usableFromInline
   func request(_ demand: Subscribers.Demand) {
-    precondition(demand > 0, "demand must be greater than zero")
+    // A request of nothing changes nothing, as in CombineExt's demand buffer.
+    guard demand > 0 else { return }
     buffer.addDemand(demand)
   }
 

@@ -1,3 +1,49 @@
+/// The values a ``ZipSubscription`` holds until every upstream has one to pair.
+protocol ZipQueueing<Output> {
+  /// What a complete set of values makes.
+  associatedtype Output
+  /// Whether upstream `side` has no value waiting.
+  func isEmpty(_ side: Int) -> Bool
+  /// Takes the oldest value of every upstream, if each has one, as the downstream's value.
+  mutating func takeTuple() -> Output?
+}
+
+extension ZipQueues: ZipQueueing {}
+
+/// The values a `zip` over any number of upstreams of one type holds: one queue per
+/// upstream and a count of the empty ones, so a value costs O(1) and a complete set the
+/// array it builds.
+struct ZipManyQueues<Value>: ZipQueueing {
+  var queues: [FIFOQueue<Value>]
+  /// How many queues are empty.
+  var emptyCount: Int
+
+  init(sides: Int) {
+    queues = Array(repeating: FIFOQueue(), count: sides)
+    emptyCount = sides
+  }
+
+  func isEmpty(_ side: Int) -> Bool { queues[side].isEmpty }
+
+  /// Queues a value of upstream `side`.
+  mutating func append(_ value: Value, at side: Int) {
+    if queues[side].isEmpty { emptyCount -= 1 }
+    queues[side].append(value)
+  }
+
+  mutating func takeTuple() -> [Value]? {
+    guard emptyCount == 0 else { return nil }
+    var tuple: [Value] = []
+    tuple.reserveCapacity(queues.count)
+    for side in queues.indices {
+      guard let value = queues[side].popFirst() else { preconditionFailure("an empty queue") }
+      tuple.append(value)
+      if queues[side].isEmpty { emptyCount += 1 }
+    }
+    return tuple
+  }
+}
+
 /// The values a `zip` of up to four upstreams holds, generic over the largest arity: one
 /// queue per upstream, each in its own type, and the function that builds the
 /// downstream's tuple from one value of each. A smaller arity makes the unused queues

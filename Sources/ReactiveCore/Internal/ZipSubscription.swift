@@ -11,14 +11,11 @@
 /// - the downstream is kept after a failure or a cancel (Combine's subscriber
 ///   outlives both); it is released once the zip has finished, so that a subscriber that
 ///   holds on to its subscription does not form a cycle with it.
-final class ZipSubscription<Downstream: Subscriber, A, B, C, D>: Guarded<
-  ZipState<Downstream, ZipQueues<A, B, C, D, Downstream.Input>>
+final class ZipSubscription<Downstream: Subscriber, Queues: ZipQueueing>: Guarded<
+  ZipState<Downstream, Queues>
 >, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
 @unchecked Sendable
-{
-  /// The values waiting to be paired, each upstream's in its own type.
-  typealias Queues = ZipQueues<A, B, C, D, Downstream.Input>
-
+where Queues.Output == Downstream.Input {
   /// The failure type shared by every upstream.
   typealias Failure = Downstream.Failure
 
@@ -137,6 +134,7 @@ final class ZipSubscription<Downstream: Subscriber, A, B, C, D>: Guarded<
       switch completion {
       case .finished:
         state.finished[index] = true
+        state.finishedSides.append(index)
         state.subscriptions[index] = nil
       case .failure:
         // The downstream is busy: the delivering side sends the failure afterwards.
@@ -148,7 +146,13 @@ final class ZipSubscription<Downstream: Subscriber, A, B, C, D>: Guarded<
       return state.deliveringFor == nil
     }
     guard proceed else { return }
-    if case .failure = completion { fail(completion) } else { finishIfExhausted() }
+    if case .failure = completion {
+      fail(completion)
+    } else {
+      // Only this side can have become exhausted: another finished side's queue empties
+      // only when a tuple is taken, and the delivery that takes it checks them all.
+      finishIfExhausted(onlySide: index)
+    }
   }
 
   /// Sends the failure downstream, then cancels every upstream, the failed one
@@ -166,11 +170,20 @@ final class ZipSubscription<Downstream: Subscriber, A, B, C, D>: Guarded<
 
   /// Finishes downstream, and cancels the upstreams still running, once a finished side
   /// has nothing queued: no further tuple is possible.
-  private func finishIfExhausted() {
+  ///
+  /// - Parameter onlySide: The one finished side that can have run out, when the caller
+  ///   knows it (a side that just finished), so that n sides finishing cost O(n) in all;
+  ///   `nil` looks at every finished side, as after a tuple was taken.
+  private func finishIfExhausted(onlySide: Int? = nil) {
     let ending = withLock { state -> Ending? in
-      guard !state.isTerminal, state.deliveringFor == nil,
-        state.finished.indices.contains(where: { state.finished[$0] && state.queues.isEmpty($0) })
-      else { return nil }
+      guard !state.isTerminal, state.deliveringFor == nil else { return nil }
+      let exhausted =
+        if let onlySide {
+          state.queues.isEmpty(onlySide)
+        } else {
+          state.finishedSides.contains(where: { state.queues.isEmpty($0) })
+        }
+      guard exhausted else { return nil }
       state.isTerminal = true
       let upstreams = state.takeSubscriptions()
       // Let go of the subscriber, so that one holding its subscription forms no cycle.
@@ -209,6 +222,10 @@ struct ZipState<Downstream: Subscriber, Queues> {
   var subscribed: [Bool]
   /// Whether each upstream has finished.
   var finished: [Bool]
+  /// The upstreams that have finished, in the order they did: usually none or a few, so
+  /// that looking for one with nothing left queued costs little per value, however many
+  /// upstreams there are.
+  var finishedSides: [Int] = []
   /// The values each upstream sent that are not yet part of a delivered tuple.
   var queues: Queues
   /// All demand requested downstream, handed to an upstream that subscribes late.

@@ -133,7 +133,10 @@ final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, 
       state.completion = completion
       isCompleted.store(true, ordering: .releasing)
       // Upstream subscriptions stay until the subject goes away, as in Combine.
-      defer { state.conduits = [] }
+      defer {
+        state.conduits = []
+        state.endedConduits = 0
+      }
       return state.conduits
     }
     for conduit in targets ?? [] { conduit.finish(completion) }
@@ -183,12 +186,20 @@ final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, 
     for subscription in taken { subscription.cancel() }
   }
 
+  /// Forgets a cancelled conduit in constant time: the conduit has already ended (so
+  /// sends skip it, and it has let go of its subscriber), and it leaves the list at the
+  /// next compaction, which runs once the ended conduits outnumber the live ones. So a
+  /// cancel costs O(1) amortised however many subscribers stay, the list never holds
+  /// more than twice the live conduits (plus a few), and order is kept.
   @inlinable
   func remove(_ conduit: SubjectConduit<Output, Failure>) {
     withLock { state in
-      if let index = state.conduits.firstIndex(where: { $0 === conduit }) {
-        state.conduits.remove(at: index)
-      }
+      state.endedConduits += 1
+      guard state.endedConduits > SubjectHubState<Output, Failure>.compactionFloor,
+        state.endedConduits * 2 > state.conduits.count
+      else { return }
+      state.conduits.removeAll { !$0.isLive }
+      state.endedConduits = 0
     }
   }
 }
@@ -199,6 +210,14 @@ struct SubjectHubState<Output, Failure: Error> {
   /// The subscribers' conduits, in subscription order.
   @usableFromInline
   var conduits = ContiguousArray<SubjectConduit<Output, Failure>>()
+  /// How many conduits in `conduits` were cancelled since the last compaction (see
+  /// ``SubjectHub/remove(_:)``).
+  @usableFromInline
+  var endedConduits = 0
+  /// Below this many ended conduits, the list is never compacted: a few stale entries
+  /// cost a send less than compacting often would.
+  @usableFromInline
+  static var compactionFloor: Int { 8 }
   /// The completion, once sent.
   @usableFromInline
   var completion: Subscribers.Completion<Failure>?

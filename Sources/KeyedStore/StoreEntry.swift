@@ -62,9 +62,25 @@ final class TypedEntry<Value: Sendable>: StoreEntry {
   @usableFromInline
   @exclusivity(unchecked)
   var value: Value?
+  /// The registered observers in registration order; a retired one is replaced by
+  /// ``retired`` until the next compaction, so that retiring one of many costs
+  /// O(log n) (a binary search of `observerIDs`) instead of a shift of the array.
   @usableFromInline
   @exclusivity(unchecked)
   var observers: [EntryObserver<Value>] = []
+  /// Each slot's observer id, ascending (ids only grow), kept with `observers`.
+  @exclusivity(unchecked)
+  var observerIDs: [UInt64] = []
+  /// How many slots of `observers` hold ``retired``.
+  @exclusivity(unchecked)
+  var retiredCount = 0
+  /// What a retired observer's slot holds: never live, so deliveries skip it. Read and
+  /// created under the store's lock only.
+  lazy var retired: EntryObserver<Value> = {
+    let observer = EntryObserver<Value>(id: .max, deliver: UncheckedObserver { _ in })
+    observer.isLive.store(false, ordering: .relaxed)
+    return observer
+  }()
 
   @usableFromInline
   init(_ key: StoreKey<Value>) {
@@ -74,7 +90,7 @@ final class TypedEntry<Value: Sendable>: StoreEntry {
 
   override var anyValue: (any Sendable)? { value }
 
-  override var hasNoObservers: Bool { observers.isEmpty }
+  override var hasNoObservers: Bool { observers.count == retiredCount }
 
   /// Stores `newValue` and returns the delivery of its mutation to the current observers.
   @inlinable
@@ -101,6 +117,7 @@ final class TypedEntry<Value: Sendable>: StoreEntry {
 
   func addObserver(id: UInt64, _ deliver: UncheckedObserver<Mutation<Value>>) {
     observers.append(EntryObserver(id: id, deliver: deliver))
+    observerIDs.append(id)
   }
 
   override func addObserver(id: UInt64, _ deliver: @escaping @Sendable (AnyMutation) -> Void) {
@@ -108,9 +125,27 @@ final class TypedEntry<Value: Sendable>: StoreEntry {
   }
 
   override func removeObserver(id: UInt64) -> AnyObject? {
-    guard let index = observers.firstIndex(where: { $0.id == id }) else { return nil }
-    let observer = observers.remove(at: index)
+    // Ids are handed out in increasing order and slots keep their order: binary search.
+    var low = 0
+    var high = observerIDs.count
+    while low < high {
+      let middle = (low + high) / 2
+      if observerIDs[middle] < id { low = middle + 1 } else { high = middle }
+    }
+    guard low < observerIDs.count, observerIDs[low] == id, observers[low] !== retired else {
+      return nil
+    }
+    let observer = observers[low]
+    observers[low] = retired
+    retiredCount += 1
     observer.isLive.store(false, ordering: .releasing)
+    // Compact once the retired slots outnumber the live ones: O(1) amortised per retire.
+    if retiredCount > 8, retiredCount * 2 > observers.count {
+      let live = observers.indices.filter { observers[$0] !== retired }
+      observers = live.map { observers[$0] }
+      observerIDs = live.map { observerIDs[$0] }
+      retiredCount = 0
+    }
     return observer
   }
 }

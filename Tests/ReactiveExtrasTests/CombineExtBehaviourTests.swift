@@ -174,3 +174,53 @@ import Testing
     for recorder in recorders + [late] { recorder.cancel() }
   }
 }
+
+/// Bugs CombineExt's issue tracker records, with the behaviour that fixes them.
+@Suite struct CombineExtRecordedBugTests {
+  /// CombineExt #115: `share(replay:)` of a publisher that sends at once (`Just`) gave the
+  /// subscriber nothing, because the values arrived before its demand did.
+  @Test func shareReplayOfJustDeliversItsValueAndFinish() {
+    let recorder = Recorder<String, Never>()
+    Just("value").share(replay: 1).subscribe(recorder)
+    #expect(recorder.values == ["value"])
+    #expect(recorder.isFinished)
+  }
+
+  /// CombineExt #157: after a finite publisher fed a relay (`["1", "2", "3"].publisher
+  /// .subscribe(relay)`), the relay's own `accept` no longer reached its subscribers.
+  @Test func aRelayStillAcceptsAfterAFeedingPublisherFinishes() {
+    let relay = CurrentValueRelay<String>("initial")
+    let recorder = Recorder<String, Never>()
+    relay.subscribe(recorder)
+    let feed = ["1", "2", "3"].publisher.subscribe(relay)
+    relay.accept("4")
+    #expect(recorder.values == ["initial", "1", "2", "3", "4"])
+    #expect(!recorder.isFinished)
+    feed.cancel()
+    recorder.cancel()
+  }
+}
+
+/// CombineExt #137 and #167: a relay kept its cancelled subscribers (and so whatever they
+/// held) alive.
+@Suite struct CombineExtRelayLifetimeTests {
+  @Test func cancellingASubscriptionToARelayReleasesTheSubscriber() {
+    let passthrough = PassthroughRelay<Int>()
+    let current = CurrentValueRelay<Token>(Token())
+    weak var weakFirst: Recorder<Int, Never>?
+    weak var weakSecond: Recorder<Token, Never>?
+    do {
+      let first = Recorder<Int, Never>()
+      let second = Recorder<Token, Never>()
+      weakFirst = first
+      weakSecond = second
+      passthrough.subscribe(first)
+      current.subscribe(second)
+      passthrough.accept(1)
+      first.cancel()
+      second.cancel()
+    }
+    #expect(weakFirst == nil)
+    #expect(weakSecond == nil)
+  }
+}

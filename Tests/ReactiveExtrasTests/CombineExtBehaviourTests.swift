@@ -224,3 +224,54 @@ import Testing
     #expect(weakSecond == nil)
   }
 }
+
+/// CombineExt's ShareReplayTests, as behaviour.
+@Suite struct CombineExtShareReplayBehaviourTests {
+  /// testSharingNoReplay: three subscribers, one subscription upstream.
+  @Test func subscribersShareOneSubscription() {
+    let subscribeCount = LockedBox(0)
+    let publisher = Publishers.Create<Int, Never> { subscriber in
+      subscribeCount.withLock { $0 += 1 }
+      for value in 1...3 { subscriber.send(value) }
+      subscriber.send(completion: .finished)
+      return AnyCancellable {}
+    }
+    .share(replay: 0)
+    var cancellables = Set<AnyCancellable>()
+    for _ in 0..<3 { publisher.sink { _ in }.store(in: &cancellables) }
+    #expect(subscribeCount.withLock { $0 } == 1)
+  }
+
+  /// testSequentialUpstreamWithShareReplay: both sides of a zip get Just's value.
+  @Test func bothSidesOfAZipGetJustsValue() {
+    let publisher = Just(1).eraseToAnyPublisher().share(replay: 1)
+    let recorder = Recorder<[Int], Never>()
+    Publishers.Zip(publisher, publisher).map { [$0, $1] }.subscribe(recorder)
+    #expect(recorder.values == [[1, 1]])
+    #expect(recorder.isFinished)
+  }
+
+  /// testSharingWithErrorEvent, testErrorWithNoReplay.
+  @Test func aFailureIsReplayedAfterTheLastValues() {
+    let subject = PassthroughSubject<Int, TestError>()
+    let publisher = subject.share(replay: 3)
+    let first = Recorder<Int, TestError>()
+    publisher.subscribe(first)
+    for value in 1...4 { subject.send(value) }
+    subject.send(completion: .failure(.oops))
+    let second = Recorder<Int, TestError>()
+    publisher.subscribe(second)
+    #expect(first.values == [1, 2, 3, 4])
+    #expect(first.completions == [.failure(.oops)])
+    #expect(second.values == [2, 3, 4])
+    #expect(second.completions == [.failure(.oops)])
+
+    let failing = PassthroughSubject<Int, TestError>()
+    let early = Recorder<Int, TestError>()
+    failing.share(replay: 1).subscribe(early)
+    failing.send(completion: .failure(.oops))
+    failing.send(1)
+    #expect(early.values.isEmpty)
+    #expect(early.completions == [.failure(.oops)])
+  }
+}

@@ -12,5 +12,9 @@ enum RenderLoopBenchmarks {
     print(
       "terminal_frame_bytes: full repaint \(bytes.full) B · idle frame \(bytes.idle) B · one 10-cell label \(bytes.oneLabel) B"
     )
+    let wide = RenderLoopWorkloads.terminalFrameBytesWide()
+    print(
+      "terminal_frame_bytes, wide text in the rows: idle frame \(wide.idle) B · one 10-column label of wide text \(wide.oneLabel) B"
+    )
   }
 }

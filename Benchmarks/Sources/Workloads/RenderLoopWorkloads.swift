@@ -153,4 +153,49 @@ public enum RenderLoopWorkloads {
     scheduler.advance()
     return (full, idle, backend.lastFrameBytes)
   }
+
+  /// `terminal_frame_bytes` with wide characters: each label's row also holds wide text
+  /// (CJK and emoji, two columns each) beside it, and the changed label's new text is
+  /// itself wide (10 columns). Returns the bytes of an idle frame and of the frame where
+  /// the one label changed.
+  public static func terminalFrameBytesWide() -> (idle: Int, oneLabel: Int) {
+    let root = WideScreen(frame: Rect(x: 0, y: 0, width: 80, height: 24))
+    let labels = (0..<10).map { index in
+      let label = Label()
+      label.text = "label \(index)".padding(toLength: 10, withPad: ".", startingAt: 0)
+      return label
+    }
+    for label in labels { root.addSubnode(label) }
+    for _ in 0..<10 { root.addSubnode(WideNeighbour()) }
+    let scheduler = TestScheduler()
+    let loop = RenderLoop(root: root, scheduler: scheduler)
+    let backend = TerminalBackend(loop: loop, writer: TerminalWriter { _ in })
+    scheduler.advance()
+    loop.setNeedsPass()
+    scheduler.advance()
+    let idle = backend.lastFrameBytes
+    labels[3].text = "買い物🛒ok"
+    scheduler.advance()
+    return (idle, backend.lastFrameBytes)
+  }
+
+  /// Ten labels at the left, as ``Screen`` lays them out, and beside each (its subnodes
+  /// 10…19) a row of wide text.
+  final class WideScreen: HeadlessNode {
+    override func layout() {
+      for (index, node) in subnodes.enumerated() {
+        node.frame =
+          index < 10
+          ? Rect(x: 4, y: 2 + index * 2, width: 10, height: 1)
+          : Rect(x: 20, y: 2 + (index - 10) * 2, width: 40, height: 1)
+      }
+    }
+  }
+
+  /// Wide text in a label's row: CJK, emoji with and without a modifier.
+  final class WideNeighbour: HeadlessNode {
+    override func draw(in canvas: inout TextCanvas) {
+      canvas.draw("買い物 🛒 データ同期 👍🏽 東京", at: .zero)
+    }
+  }
 }

@@ -256,9 +256,12 @@ public struct TextCanvas: Sendable, Equatable {
       for x in columns {
         let index = (y - point.y) * other.size.width + (x - point.x)
         let style = other.styles[index]
+        // The other canvas's characters were checked when they were drawn there.
         switch other.cells[index] {
-        case .narrow(let character): place(character, columns: 1, x: x, row: y, style: style)
-        case .wide(let character): place(character, columns: 2, x: x, row: y, style: style)
+        case .narrow(let character):
+          placeChecked(character, columns: 1, x: x, row: y, style: style)
+        case .wide(let character):
+          placeChecked(character, columns: 2, x: x, row: y, style: style)
         case .continuation:
           // Placed with its left half, unless that half is clipped.
           if x == columns.lowerBound { place(" ", columns: 1, x: x, row: y, style: style) }
@@ -301,13 +304,22 @@ public struct TextCanvas: Sendable, Equatable {
   ) {
     // A character ending in a zero width joiner would join the next cell's emoji on the
     // screen (👍 + ZWJ, then ❤️, shows as one cluster): the joiner joins nothing here.
-    if columns > 0, character.unicodeScalars.last == "\u{200D}" {
+    // (Its UTF-8 ends in 0x8D, which rules out nearly every character cheaply.)
+    if columns > 0, character.utf8.last == 0x8D, character.unicodeScalars.last == "\u{200D}" {
       var scalars = String.UnicodeScalarView(character.unicodeScalars)
       while scalars.last == "\u{200D}" { scalars.removeLast() }
       guard let trimmed = String(scalars).first else { return }
       place(trimmed, columns: Self.columns(of: trimmed), x: x, row: row, style: style)
       return
     }
+    placeChecked(character, columns: columns, x: x, row: row, style: style)
+  }
+
+  /// ``place(_:columns:x:row:style:)`` for a character already checked: one that does
+  /// not end in a zero width joiner, `columns` wide.
+  private mutating func placeChecked(
+    _ character: Character, columns: Int, x: Int, row: Int, style: CellStyle
+  ) {
     switch columns {
     case 0:
       attach(character, leftOf: x, row: row)

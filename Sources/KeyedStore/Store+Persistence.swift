@@ -40,8 +40,12 @@ extension Store {
   /// written to a temporary file, synced, renamed over the old file, and the folder
   /// synced. Does nothing in memory.
   ///
-  /// Writes happen in the background anyway, coalesced; call this where losing the last
-  /// moments of state matters — before the process exits, say.
+  /// Writes happen in the background anyway, coalesced, and paced to take at most about a
+  /// tenth of the time: after a background write that took *d*, the next waits until
+  /// 9 *d* have passed (10 seconds at most), so a large file that changes constantly is
+  /// rewritten every few seconds, not continuously. Call this where losing the last
+  /// moments of state matters — before the process exits, say (a normal exit flushes
+  /// every open store for you).
   ///
   /// - Throws: ``StoreError/diskFull(path:)``, ``StoreError/writeFailed(path:reason:)``,
   ///   ``StoreError/unencodableValue(key:reason:)``, or an error reading the file back

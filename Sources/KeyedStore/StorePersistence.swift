@@ -32,6 +32,8 @@ final class StorePersistence: Sendable {
   let fileLock: FileLock
   /// The write cycle's lock and what it guards.
   let cycle: LockedBox<CycleState>
+  /// When the next background write may start (see ``requestWrite()``).
+  let pacing = LockedBox(WritePacing())
   /// Failures of background writes, change checks, updates and the final write: what
   /// ``Store/errors`` publishes. Sent to with no lock of the store held.
   let errors = PassthroughSubject<StoreError, Never>()
@@ -173,9 +175,18 @@ final class StorePersistence: Sendable {
 
   /// Queues a background write: called by the stage that dirtied the first entry since
   /// the last write, so that a burst of stages costs one write.
+  ///
+  /// Background writes are paced to take at most about a tenth of the time: after a
+  /// write that took *d*, the next background write waits until 9 *d* have passed, and
+  /// every stage meanwhile joins it. A small file (a write of a millisecond) is written
+  /// almost at once; a file of 100,000 keys, whose rewrite takes a third of a second, is
+  /// written every few seconds however often it changes, instead of all the time.
+  /// `flush()` and the exit flush are never delayed.
   @usableFromInline
   func requestWrite() {
-    queue.async { [self] in
+    let delay = pacing.withLock { $0.delay(at: .now) }
+    let work: @Sendable () -> Void = { [self] in
+      let start = ContinuousClock.now
       // A failed background write keeps its values dirty (or, for a value that cannot
       // be encoded, its error): `flush()` retries and throws. The app hears it now.
       do throws(StoreError) {
@@ -183,6 +194,15 @@ final class StorePersistence: Sendable {
       } catch {
         errors.send(reported(error))
       }
+      let end = ContinuousClock.now
+      pacing.withLock { $0.wrote(from: start, to: end) }
+    }
+    if delay <= .zero {
+      queue.async(execute: work)
+    } else {
+      let (seconds, attoseconds) = delay.components
+      let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+      queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: work)
     }
   }
 
@@ -505,4 +525,24 @@ struct FileChanges {
   }
 
   var isEmpty: Bool { changed.isEmpty && removed.isEmpty }
+}
+
+/// Paces a store's background writes to about a tenth of the time: a write that took
+/// *d* is followed by at least 9 *d* without one (at most ``WritePacing/longestPause``).
+struct WritePacing {
+  /// The longest a background write waits for its turn.
+  static let longestPause = Duration.seconds(10)
+  /// The earliest moment the next background write may start.
+  var earliestNextWrite: ContinuousClock.Instant?
+
+  /// How long a write requested at `now` waits: zero when its turn has come.
+  func delay(at now: ContinuousClock.Instant) -> Duration {
+    guard let earliestNextWrite, earliestNextWrite > now else { return .zero }
+    return earliestNextWrite - now
+  }
+
+  /// Records a background write that ran from `start` to `end`.
+  mutating func wrote(from start: ContinuousClock.Instant, to end: ContinuousClock.Instant) {
+    earliestNextWrite = end + min((end - start) * 9, Self.longestPause)
+  }
 }

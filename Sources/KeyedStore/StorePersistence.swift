@@ -184,26 +184,33 @@ final class StorePersistence: Sendable {
   /// `flush()` and the exit flush are never delayed.
   @usableFromInline
   func requestWrite() {
+    queue.async { [self] in writeWhenPaced() }
+  }
+
+  /// Runs on ``queue``: writes now if the pacing allows, or comes back when it does. The
+  /// pacing is looked at here, after any write queued ahead has finished and recorded
+  /// its duration, so that a stage made during a write waits its turn too.
+  private func writeWhenPaced() {
     let delay = pacing.withLock { $0.delay(at: .now) }
-    let work: @Sendable () -> Void = { [self] in
-      let start = ContinuousClock.now
-      // A failed background write keeps its values dirty (or, for a value that cannot
-      // be encoded, its error): `flush()` retries and throws. The app hears it now.
-      do throws(StoreError) {
-        try write()
-      } catch {
-        errors.send(reported(error))
-      }
-      let end = ContinuousClock.now
-      pacing.withLock { $0.wrote(from: start, to: end) }
-    }
-    if delay <= .zero {
-      queue.async(execute: work)
-    } else {
+    guard delay <= .zero else {
       let (seconds, attoseconds) = delay.components
       let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-      queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: work)
+      // Weak: a store released meanwhile has flushed as it closed.
+      queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+        self?.writeWhenPaced()
+      }
+      return
     }
+    let start = ContinuousClock.now
+    // A failed background write keeps its values dirty (or, for a value that cannot be
+    // encoded, its error): `flush()` retries and throws. The app hears it now.
+    do throws(StoreError) {
+      try write()
+    } catch {
+      errors.send(reported(error))
+    }
+    let end = ContinuousClock.now
+    pacing.withLock { $0.wrote(from: start, to: end) }
   }
 
   /// Writes everything committed before this call, and returns once it is durable.

@@ -30,6 +30,13 @@ open class Behavior: CustomDebugStringConvertible {
   weak var hostScope: Scope?
   var recordedState: ActivityState
   var isQueued = false
+  /// This node's index in its host's `Scope.childList`, or -1 without a host.
+  var slotInHost = -1
+  /// Whether the chain of hosts above this node ends in a `RootScope` (a root is
+  /// connected itself): what makes a node active. Kept in step by
+  /// `ScopeTree.nodeMoved(_:)` for the whole moved subtree, so that reading it is O(1)
+  /// however deep the node is.
+  var isRootConnected = false
 
   // Touched only by the draining thread (callbacks never run concurrently).
   private var cancellables = Set<AnyCancellable>()
@@ -52,6 +59,7 @@ open class Behavior: CustomDebugStringConvertible {
 
   init(alwaysActive: Void) {
     recordedState = .active
+    isRootConnected = true
     stateSubject = CurrentValueSubject(.active)
   }
 
@@ -75,18 +83,24 @@ open class Behavior: CustomDebugStringConvertible {
   /// - Throws: ``ScopeError/cycle(node:host:)`` if `host` is this node or inside its
   ///   subtree, ``ScopeError/rootCannotBeAttached(root:)`` for a ``RootScope``. Nothing
   ///   changes when it throws.
+  /// - Complexity: O(1) for the structure change, however many children `host` has (a
+  ///   scope with children of its own also walks `host`'s chain of hosts to rule out a
+  ///   cycle), plus the lifecycle callbacks the move runs.
   public func attach(to host: Scope) throws(ScopeError) {
     let tree = ScopeTree.shared
     try tree.lock.withLock { () throws(ScopeError) -> Void in
       if self is RootScope { throw ScopeError.rootCannotBeAttached(root: nodeName) }
-      var ancestor: Scope? = host
+      // Only a node with children can be an ancestor of `host`.
+      let hasChildren = (self as? Scope).map { !$0.childList.isEmpty } ?? false
+      var ancestor: Scope? = hasChildren ? host : nil
       while let current = ancestor {
         if current === self { throw ScopeError.cycle(node: nodeName, host: host.nodeName) }
         ancestor = current.hostScope
       }
+      if host === self { throw ScopeError.cycle(node: nodeName, host: host.nodeName) }
       guard hostScope !== host else { return }
-      hostScope?.childNodes.removeAll { $0 === self }
-      host.childNodes.append(self)
+      hostScope?.childList.remove(self)
+      host.childList.append(self)
       hostScope = host
       tree.nodeMoved(self)
     }
@@ -94,11 +108,15 @@ open class Behavior: CustomDebugStringConvertible {
   }
 
   /// Detaches the behavior from its host; does nothing if it has none.
+  ///
+  /// - Complexity: O(1) for the structure change, however many siblings the behavior
+  ///   has, plus the lifecycle callbacks the detach runs (for an active scope, those of
+  ///   its whole subtree).
   public func detach() {
     let tree = ScopeTree.shared
     tree.lock.withLock {
       guard let current = hostScope else { return }
-      current.childNodes.removeAll { $0 === self }
+      current.childList.remove(self)
       hostScope = nil
       tree.nodeMoved(self)
     }
@@ -195,7 +213,7 @@ open class Behavior: CustomDebugStringConvertible {
   /// What the structure says this node's state should be. Lock held.
   var desiredState: ActivityState {
     guard let host = hostScope else { return self is RootScope ? .active : .detached }
-    return host.isStructurallyActive ? .active : .attached
+    return host.isRootConnected ? .active : .attached
   }
 
   private func runAttach() {
@@ -220,7 +238,7 @@ open class Behavior: CustomDebugStringConvertible {
     startPendingTasks()
     if let scope = self as? Scope {
       let tree = ScopeTree.shared
-      tree.lock.withLock { for child in scope.childNodes { tree.enqueue(child) } }
+      tree.lock.withLock { for case let child? in scope.childList.slots { tree.enqueue(child) } }
     }
   }
 
@@ -240,31 +258,74 @@ open class Behavior: CustomDebugStringConvertible {
   /// is under way is skipped too: a callback can move it below one of its own descendants,
   /// and deactivating it again from there would run its callbacks twice; it finishes when
   /// the walk returns to it.
+  ///
+  /// The walk keeps its own stack of the scopes under way, so that its depth does not
+  /// follow the tree's: a chain a million scopes deep deactivates on a small thread stack.
   func deactivateSubtree() {
-    isDeactivating = true
-    if let scope = self as? Scope {
-      let tree = ScopeTree.shared
-      /// Whether `child` is still hosted here and waits for its deactivation. Lock held.
-      func isDue(_ child: Behavior) -> Bool {
-        child.hostScope === scope && child.recordedState == .active && !child.isDeactivating
-      }
-      var (children, version) = tree.lock.withLock { (scope.childNodes, tree.structureVersion) }
-      while !children.isEmpty {
-        for child in children.reversed() {
-          // While the structure is unchanged, the snapshot is still this scope's children,
-          // so the host need not be re-read (a weak load per child).
-          let due = tree.lock.withLock {
-            tree.structureVersion == version
-              ? child.recordedState == .active && !child.isDeactivating : isDue(child)
-          }
-          if due { child.deactivateSubtree() }
-        }
-        (children, version) = tree.lock.withLock {
-          let moved = tree.structureVersion != version
-          return (moved ? scope.childNodes.filter(isDue) : [], tree.structureVersion)
-        }
-      }
+    let tree = ScopeTree.shared
+    /// A node under way: its children (a snapshot, walked from the end) and the structure
+    /// version the snapshot was taken at.
+    struct Frame {
+      let node: Behavior
+      var children: [Behavior]
+      var remaining: Int
+      var version: UInt64
     }
+    /// The frame that starts `node`'s deactivation.
+    func begin(_ node: Behavior) -> Frame {
+      node.isDeactivating = true
+      guard let scope = node as? Scope else {
+        return Frame(node: node, children: [], remaining: 0, version: 0)
+      }
+      let (children, version) = tree.lock.withLock {
+        (scope.childList.array, tree.structureVersion)
+      }
+      return Frame(node: node, children: children, remaining: children.count, version: version)
+    }
+    var stack = [begin(self)]
+    while var frame = stack.popLast() {
+      if frame.remaining > 0 {
+        frame.remaining -= 1
+        let child = frame.children[frame.remaining]
+        // While the structure is unchanged, the snapshot is still this scope's children,
+        // so the host need not be re-read (a weak load per child).
+        let due = tree.lock.withLock {
+          tree.structureVersion == frame.version
+            ? child.recordedState == .active && !child.isDeactivating
+            : child.isDueForDeactivation(under: frame.node)
+        }
+        stack.append(frame)
+        if due { stack.append(begin(child)) }
+        continue
+      }
+      if let scope = frame.node as? Scope, !frame.children.isEmpty {
+        // Another pass over the children that moved in while the last one ran.
+        let (moved, version) = tree.lock.withLock { () -> ([Behavior], UInt64) in
+          guard tree.structureVersion != frame.version else { return ([], frame.version) }
+          var due: [Behavior] = []
+          for case let child? in scope.childList.slots
+          where child.isDueForDeactivation(under: scope) {
+            due.append(child)
+          }
+          return (due, tree.structureVersion)
+        }
+        if !moved.isEmpty {
+          stack.append(
+            Frame(node: scope, children: moved, remaining: moved.count, version: version))
+          continue
+        }
+      }
+      frame.node.finishDeactivation()
+    }
+  }
+
+  /// Whether this node is still hosted by `host` and waits for its deactivation. Lock held.
+  private func isDueForDeactivation(under host: Behavior) -> Bool {
+    hostScope === host && recordedState == .active && !isDeactivating
+  }
+
+  /// Deactivates this node once its children are done.
+  private func finishDeactivation() {
     willDeactivate()
     let (oldCancellables, oldTasks) = (cancellables, tasks)
     cancellables = []
@@ -285,13 +346,14 @@ open class Behavior: CustomDebugStringConvertible {
   /// The node's type and state, and for scopes the tree below.
   public var debugDescription: String {
     var lines: [String] = []
-    func describe(_ node: Behavior, depth: Int) {
+    // Depth first, children in attach order, with a stack of its own rather than recursion.
+    var pending: [(node: Behavior, depth: Int)] = [(self, 0)]
+    while let (node, depth) = pending.popLast() {
       lines.append(String(repeating: "  ", count: depth) + "\(node.nodeName) (\(node.state))")
       if let scope = node as? Scope {
-        for child in scope.children { describe(child, depth: depth + 1) }
+        pending += scope.children.reversed().map { ($0, depth + 1) }
       }
     }
-    describe(self, depth: 0)
     return lines.joined(separator: "\n")
   }
 }

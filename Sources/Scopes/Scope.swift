@@ -11,7 +11,7 @@ import ReactiveCore
 /// Hosts hold their children strongly; children hold their host weakly.
 open class Scope: Behavior {
   // Guarded by ScopeTree.shared.lock.
-  var childNodes: [Behavior] = []
+  var childList = ChildList()
 
   /// Cancellables stored here live exactly while the scope is active.
   ///
@@ -23,8 +23,9 @@ open class Scope: Behavior {
 
   init(root: Void) { super.init(alwaysActive: ()) }
 
-  /// The behaviors and scopes attached to this scope, in attach order.
-  public var children: [Behavior] { ScopeTree.shared.lock.withLock { childNodes } }
+  /// The behaviors and scopes attached to this scope, in attach order. O(n) in the
+  /// number of children.
+  public var children: [Behavior] { ScopeTree.shared.lock.withLock { childList.array } }
 
   /// Attaches `child` to this scope; the same as `child.attach(to: self)`.
   ///
@@ -43,14 +44,34 @@ open class Scope: Behavior {
     child.detach()
   }
 
-  /// Whether this scope's chain of hosts ends in a root. Lock held.
-  var isStructurallyActive: Bool {
-    var current: Scope? = self
-    while let scope = current {
-      if scope is RootScope { return true }
-      current = scope.hostScope
+  /// Releases the subtree one node at a time.
+  ///
+  /// Destroying the list of children would release each child from inside this deinit,
+  /// each grandchild from inside that, and so on: a recursion as deep as the tree, which a
+  /// long chain overflows. Instead the children are taken out here, and each child that
+  /// this was the last owner of gives up its own children to the same worklist before it
+  /// goes, so every node is released from this loop, in the same order as before (depth
+  /// first, each host before its children, siblings in attach order).
+  deinit {
+    let tree = ScopeTree.shared
+    var pending = tree.lock.withLock { tree.orphanChildren(of: self) }
+    pending.reverse()
+    while !pending.isEmpty {
+      var node = pending.removeLast()
+      tree.lock.lock()
+      if isKnownUniquelyReferenced(&node) {
+        // Nothing else holds it, and nothing can reach it: its children's weak references
+        // to it are cleared with the lock held.
+        if let scope = node as? Scope { pending += tree.orphanChildren(of: scope).reversed() }
+      } else {
+        // It outlives its dying host: like any node whose host went away, it is now hostless.
+        tree.hostWentAway(node)
+      }
+      tree.lock.unlock()
+      // Released here, outside the lock: a node this was the last owner of has no children
+      // left, so its deinit goes no deeper.
+      _ = consume node
     }
-    return false
   }
 }
 

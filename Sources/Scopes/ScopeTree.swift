@@ -14,9 +14,12 @@ final class ScopeTree: @unchecked Sendable {
   static let shared = ScopeTree()
 
   /// The lock that guards the queue, `isReconciling`, `structureVersion` and every node's
-  /// `host`, `children`, `recordedState` and `isQueued`.
+  /// `host`, `children`, `slotInHost`, `isRootConnected`, `recordedState` and `isQueued`.
   let lock = Lock()
-  private var queue: [Behavior] = []
+  /// Nodes waiting for reconciliation from `head` on; a slot is emptied as its node is
+  /// taken, so that the queue never drops the last reference to a node with the lock held
+  /// (a scope's deinit takes the lock).
+  private var queue: [Behavior?] = []
   private var head = 0
   /// Whether the draining thread is reconciling a node it took from the queue.
   private var isReconciling = false
@@ -47,19 +50,52 @@ final class ScopeTree: @unchecked Sendable {
   /// moved node (one may be active under a host whose activation is still queued), so then
   /// the whole subtree is queued, breadth first: the order activation takes anyway, hosts
   /// before their children and siblings in attach order.
+  ///
+  /// It also brings the subtree's `Behavior.isRootConnected` in line with the new host,
+  /// walking the subtree only when that changes (when it joins or leaves a rooted tree, so
+  /// that all of it activates or deactivates anyway).
   func nodeMoved(_ node: Behavior) {
     structureVersion &+= 1
+    setRootConnected(node.hostScope?.isRootConnected ?? false, from: node)
     let isAtRest = head == queue.count && !isReconciling
     enqueue(node)
-    guard !isAtRest, let scope = node as? Scope, !scope.childNodes.isEmpty else { return }
-    var pending = scope.childNodes
+    guard !isAtRest, let scope = node as? Scope, !scope.childList.isEmpty else { return }
+    var pending = scope.childList.array
     var index = 0
     while index < pending.count {
       let current = pending[index]
       index += 1
       enqueue(current)
-      if let scope = current as? Scope { pending.append(contentsOf: scope.childNodes) }
+      if let scope = current as? Scope { pending += scope.childList.array }
     }
+  }
+
+  /// Sets `Behavior.isRootConnected` on `node` and its whole subtree, which always agree.
+  /// Lock held.
+  private func setRootConnected(_ connected: Bool, from node: Behavior) {
+    guard node.isRootConnected != connected else { return }
+    var pending = [node]
+    while let current = pending.popLast() {
+      current.isRootConnected = connected
+      guard let scope = current as? Scope else { continue }
+      for case let child? in scope.childList.slots { pending.append(child) }
+    }
+  }
+
+  /// Takes every child out of `scope`, which is being released, and clears their
+  /// references to it; returns them in attach order. Lock held.
+  func orphanChildren(of scope: Scope) -> [Behavior] {
+    guard !scope.childList.isEmpty else { return [] }
+    structureVersion &+= 1
+    let children = scope.childList.removeAll()
+    for child in children { child.hostScope = nil }
+    return children
+  }
+
+  /// Records that `node` outlives its host, which was released: like any hostless node, it
+  /// and its subtree are no longer connected to a root. Lock held.
+  func hostWentAway(_ node: Behavior) {
+    setRootConnected(false, from: node)
   }
 
   /// Brings every queued node's activity in line with the structure.
@@ -82,7 +118,8 @@ final class ScopeTree: @unchecked Sendable {
         isReconciling = false
         return nil
       }
-      let node = queue[head]
+      // Taken out of the queue, so that the caller's reference is the queue's.
+      let node = queue[head].take()!
       head += 1
       node.isQueued = false
       isReconciling = true

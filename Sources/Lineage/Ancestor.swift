@@ -27,7 +27,9 @@ import ReactiveCore
 open class Ancestor: LineageMember {
   // Guarded by LineageStore.lock.
   var parentNode: Ancestor?
-  var childNodes: [WeakAncestor] = []
+  var childNodes = DescendantList()
+  /// This instance's index in its ancestor's `childNodes`, or -1 for a root.
+  var slotInParent = -1
   var slots: [AnyKeyPath: Slot] = [:]
   var observers: [AnyKeyPath: EffectiveValueObserver] = [:]
   var receivesAncestorChanges: Bool
@@ -79,7 +81,7 @@ open class Ancestor: LineageMember {
   /// - Throws: ``LineageError/cycle(instance:proposedAncestor:)`` when `newAncestor` is
   ///   this instance or one of its descendants; nothing changes then.
   public func reparent(to newAncestor: Ancestor?) throws(LineageError) {
-    let sends = try LineageStore.lock.withLock { () throws(LineageError) -> [() -> Void] in
+    let changes = try LineageStore.lock.withLock { () throws(LineageError) -> LineageChanges in
       var candidate = newAncestor
       while let current = candidate {
         if current === self {
@@ -89,14 +91,15 @@ open class Ancestor: LineageMember {
         }
         candidate = current.parentNode
       }
-      guard parentNode !== newAncestor else { return [] }
-      unlink()
+      guard parentNode !== newAncestor else { return LineageChanges() }
+      var changes = LineageChanges()
+      // The old ancestor may have no other owner: it is released after unlocking.
+      if let oldAncestor = unlink() { changes.retained.append(oldAncestor) }
       if let newAncestor { link(to: newAncestor) }
-      var sends: [() -> Void] = []
-      refreshSubtree(key: nil, fromAncestor: false, into: &sends)
-      return sends
+      refreshSubtree(key: nil, fromAncestor: false, into: &changes)
+      return changes
     }
-    for send in sends { send() }
+    changes.deliver()
   }
 
   // MARK: Inheritance control
@@ -161,15 +164,15 @@ open class Ancestor: LineageMember {
   ) {
     guard let root = self as? Root else { return }
     let key = root.registeredKey(for: keyPath).key
-    let sends = LineageStore.lock.withLock { () -> [() -> Void] in
-      guard let slot = slots[key] else { return [] }
+    let changes = LineageStore.lock.withLock { () -> LineageChanges in
+      var changes = LineageChanges()
+      guard let slot = slots[key] else { return changes }
       slot.stopped = stopped
       if !stopped { slot.clearOwnValue() }
-      var sends: [() -> Void] = []
-      refreshSubtree(key: key, fromAncestor: false, into: &sends)
-      return sends
+      refreshSubtree(key: key, fromAncestor: false, into: &changes)
+      return changes
     }
-    for send in sends { send() }
+    changes.deliver()
   }
 
   // MARK: Storage (lock held)
@@ -177,42 +180,77 @@ open class Ancestor: LineageMember {
   /// Invalidates cached values of `key` (or every key) in this subtree and collects the
   /// publisher sends for effective values that changed. Descendants with their own value
   /// or stopped inheritance shield their subtree.
-  func refreshSubtree(key: AnyKeyPath?, fromAncestor: Bool, into sends: inout [() -> Void]) {
+  ///
+  /// Depth first, each instance before its descendants and siblings in the order they
+  /// were derived, with a stack of its own rather than recursion, so that a chain a
+  /// million levels deep refreshes on a small thread stack. Every descendant read is kept
+  /// in `changes` until after unlocking: one whose last other owner lets go meanwhile must
+  /// not be released (and its deinit take the lock) from here. Lock held.
+  func refreshSubtree(key: AnyKeyPath?, fromAncestor: Bool, into changes: inout LineageChanges) {
+    var pending: [(node: Ancestor, fromAncestor: Bool)] = [(self, fromAncestor)]
+    while let (node, fromAncestor) = pending.popLast() {
+      node.refreshOwnSlots(key: key, fromAncestor: fromAncestor, into: &changes)
+      // Pushed last first, so that they are visited in the order they were derived.
+      for entry in node.childNodes.slots.reversed() {
+        guard let child = entry?.value else { continue }
+        changes.retained.append(child)
+        if let key, let slot = child.slots[key], slot.hasOwnValue || slot.stopped { continue }
+        pending.append((child, true))
+      }
+    }
+  }
+
+  /// Invalidates this instance's cached values of `key` (or every key) and collects the
+  /// sends of its observers whose value changed. Lock held.
+  private func refreshOwnSlots(
+    key: AnyKeyPath?, fromAncestor: Bool, into changes: inout LineageChanges
+  ) {
     if let key {
       slots[key]?.isCacheValid = false
     } else {
       for slot in slots.values { slot.isCacheValid = false }
     }
-    if !fromAncestor || receivesAncestorChanges {
-      if let key {
-        if let send = observers[key]?.refresh() { sends.append(send) }
-      } else {
-        for observer in observers.values {
-          if let send = observer.refresh() { sends.append(send) }
-        }
+    guard !fromAncestor || receivesAncestorChanges else { return }
+    if let key {
+      if let send = observers[key]?.refresh() { changes.sends.append(send) }
+    } else {
+      for observer in observers.values {
+        if let send = observer.refresh() { changes.sends.append(send) }
       }
     }
-    childNodes.removeAll { $0.value == nil }
-    for child in childNodes {
-      guard let child = child.value else { continue }
-      if let key, let slot = child.slots[key], slot.hasOwnValue || slot.stopped { continue }
-      child.refreshSubtree(key: key, fromAncestor: true, into: &sends)
-    }
   }
 
+  /// Links this root instance under `ancestor`. Lock held.
   func link(to ancestor: Ancestor) {
     parentNode = ancestor
-    ancestor.childNodes.append(WeakAncestor(value: self))
+    ancestor.childNodes.append(self)
   }
 
-  func unlink() {
-    parentNode?.childNodes.removeAll { $0.value === self || $0.value == nil }
+  /// Makes this instance a root and returns its former ancestor, which the caller must
+  /// release after unlocking (it may have no other owner). Lock held. O(1).
+  @discardableResult
+  func unlink() -> Ancestor? {
+    guard let parent = parentNode else { return nil }
+    parent.childNodes.remove(self)
     parentNode = nil
+    return parent
   }
 
+  /// Releases the chain of ancestors one instance at a time.
+  ///
+  /// Our descendants hold us strongly, so none are left. Releasing our ancestor from here
+  /// would run its deinit inside this one, and so on up the chain: a recursion as deep as
+  /// the chain. Instead each ancestor this was the last owner of is unlinked from its own
+  /// ancestor here, and released from this loop.
   deinit {
-    // Our descendants hold us strongly, so none are left; forget our ancestor's weak
-    // reference to us.
-    LineageStore.lock.withLock { parentNode?.childNodes.removeAll { $0.value == nil } }
+    var next = LineageStore.lock.withLock { unlink() }
+    while var node = next.take() {
+      LineageStore.lock.lock()
+      // With the lock held nothing can reach `node` but this reference: its ancestor's
+      // weak reference to it is read only with the lock held.
+      if isKnownUniquelyReferenced(&node) { next = node.unlink() }
+      LineageStore.lock.unlock()
+      _ = consume node
+    }
   }
 }

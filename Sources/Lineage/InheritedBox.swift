@@ -60,41 +60,66 @@ final class InheritedBox<Value>: Slot {
     storage: ReferenceWritableKeyPath<Root, Inherited<Value>>
   ) {
     let unset = isUnset(newValue)
-    let sends = LineageStore.lock.withLock { () -> [() -> Void] in
+    let changes = LineageStore.lock.withLock { () -> LineageChanges in
       register(in: instance, key: key, storage: storage)
       own = unset ? nil : newValue
-      var sends: [() -> Void] = []
-      instance.refreshSubtree(key: key, fromAncestor: false, into: &sends)
-      return sends
+      var changes = LineageChanges()
+      instance.refreshSubtree(key: key, fromAncestor: false, into: &changes)
+      return changes
     }
-    for send in sends { send() }
+    changes.deliver()
   }
 
   /// The effective value, resolved again if the cache is stale. Lock held; the box must
   /// be registered.
+  ///
+  /// A stale value is resolved up the chain — own, else inherited unless stopped, else
+  /// the default — and cached on every instance on the way. The walk is a loop, not a
+  /// recursion, so a cold read a million levels deep runs on a small thread stack.
   func resolveLocked(in instance: Ancestor) -> Value {
     if isCacheValid, let resolved { return resolved }
+    // The boxes that inherit, nearest first, up to the one that can answer by itself.
+    var inheriting: [InheritedBox<Value>] = []
+    var box = self
+    var node = instance
     let value: Value
-    if let own {
-      value = own
-    } else if stopped {
-      value = defaultValue
-    } else {
-      value = inheritedValue(above: instance) ?? defaultValue
+    while true {
+      if box.isCacheValid, let resolved = box.resolved {
+        value = resolved
+        break
+      }
+      if let own = box.own {
+        value = own
+      } else if box.stopped {
+        value = box.defaultValue
+      } else if let (above, aboveNode) = box.nearestAncestorBox(above: node) {
+        inheriting.append(box)
+        box = above
+        node = aboveNode
+        continue
+      } else {
+        value = box.defaultValue
+      }
+      box.resolved = value
+      box.isCacheValid = true
+      break
     }
-    resolved = value
-    isCacheValid = true
+    for box in inheriting {
+      box.resolved = value
+      box.isCacheValid = true
+    }
     return value
   }
 
-  /// The effective value of the nearest ancestor that has this property.
-  private func inheritedValue(above instance: Ancestor) -> Value? {
+  /// The box of the nearest ancestor of `instance` that has this property, registered,
+  /// and that ancestor.
+  private func nearestAncestorBox(above instance: Ancestor) -> (InheritedBox<Value>, Ancestor)? {
     guard let locate, let key else { return nil }
     var ancestor = instance.parentNode
     while let current = ancestor {
       if let box = locate(current) {
         box.register(in: current, key: key, locate: locate)
-        return box.resolveLocked(in: current)
+        return (box, current)
       }
       ancestor = current.parentNode
     }

@@ -101,7 +101,79 @@ final class EffectiveValueObserver {
   }
 }
 
-/// A weak reference to a descendant.
+/// What a change made under `LineageStore.lock` leaves to do after unlocking: the
+/// publisher sends, and the instances to release.
+struct LineageChanges {
+  /// The sends of the publishers whose effective value changed, in refresh order.
+  var sends: [() -> Void] = []
+  /// Instances read under the lock, kept until after it is released, so that dropping
+  /// the last reference to one never runs its deinit (which takes the lock) inside it.
+  var retained: [Ancestor] = []
+
+  /// Runs the sends; the instances go with the value, after them. Lock not held.
+  consuming func deliver() {
+    for send in sends { send() }
+  }
+}
+
+/// A weak reference to a descendant, its identity, and an unretained reference for
+/// renumbering.
 struct WeakAncestor {
   weak var value: Ancestor?
+  /// The instance's identity, to check a slot against the instance that claims it.
+  let id: ObjectIdentifier
+  /// The same instance, unretained. It is only read with the lock held and while the
+  /// slot is in the list; an instance removes its slot in its deinit, with the lock held,
+  /// so its memory is valid for as long as the slot exists.
+  let object: Unmanaged<Ancestor>
+
+  init(_ instance: Ancestor) {
+    value = instance
+    id = ObjectIdentifier(instance)
+    object = .passUnretained(instance)
+  }
+}
+
+/// An instance's descendants in the order they were derived, held weakly, with
+/// constant-time removal of any one of them.
+///
+/// A removed descendant leaves a hole; holes at the end are dropped at once, and the
+/// array is compacted when holes outnumber descendants, so removal is amortized O(1)
+/// whatever its position. Each descendant records its index in `slotInParent`. Guarded by
+/// `LineageStore.lock`.
+struct DescendantList {
+  /// The descendants in the order they were derived, `nil` where one was removed.
+  private(set) var slots: [WeakAncestor?] = []
+  /// The number of descendants (slots that are not holes).
+  private(set) var count = 0
+
+  /// Adds `child` after the others. Amortized O(1).
+  mutating func append(_ child: Ancestor) {
+    child.slotInParent = slots.count
+    slots.append(WeakAncestor(child))
+    count += 1
+  }
+
+  /// Removes `child`, which must be in the list. Amortized O(1).
+  mutating func remove(_ child: Ancestor) {
+    let index = child.slotInParent
+    precondition(
+      slots.indices.contains(index) && slots[index]?.id == ObjectIdentifier(child),
+      "Lineage: a descendant's slot does not match its ancestor's list")
+    slots[index] = nil
+    child.slotInParent = -1
+    count -= 1
+    while let last = slots.last, last == nil { slots.removeLast() }
+    if slots.count > 16 && count * 2 < slots.count { compact() }
+  }
+
+  /// Closes the holes, keeping the order, and renumbers the descendants. O(n).
+  private mutating func compact() {
+    slots.removeAll { $0 == nil }
+    for (index, slot) in slots.enumerated() {
+      // Unretained: a descendant being released must not be retained (and released, and
+      // its deinit run) here.
+      slot!.object._withUnsafeGuaranteedRef { $0.slotInParent = index }
+    }
+  }
 }

@@ -186,7 +186,9 @@ open class Ancestor: LineageMember {
   /// million levels deep refreshes on a small thread stack. Every descendant read is kept
   /// in `changes` until after unlocking: one whose last other owner lets go meanwhile must
   /// not be released (and its deinit take the lock) from here. Lock held.
-  func refreshSubtree(key: AnyKeyPath?, fromAncestor: Bool, into changes: inout LineageChanges) {
+  final func refreshSubtree(
+    key: AnyKeyPath?, fromAncestor: Bool, into changes: inout LineageChanges
+  ) {
     var pending: [(node: Ancestor, fromAncestor: Bool)] = [(self, fromAncestor)]
     while let (node, fromAncestor) = pending.popLast() {
       node.refreshOwnSlots(key: key, fromAncestor: fromAncestor, into: &changes)
@@ -202,7 +204,7 @@ open class Ancestor: LineageMember {
 
   /// Invalidates this instance's cached values of `key` (or every key) and collects the
   /// sends of its observers whose value changed. Lock held.
-  private func refreshOwnSlots(
+  private final func refreshOwnSlots(
     key: AnyKeyPath?, fromAncestor: Bool, into changes: inout LineageChanges
   ) {
     if let key {
@@ -221,7 +223,7 @@ open class Ancestor: LineageMember {
   }
 
   /// Links this root instance under `ancestor`. Lock held.
-  func link(to ancestor: Ancestor) {
+  final func link(to ancestor: Ancestor) {
     parentNode = ancestor
     ancestor.childNodes.append(self)
   }
@@ -229,7 +231,7 @@ open class Ancestor: LineageMember {
   /// Makes this instance a root and returns its former ancestor, which the caller must
   /// release after unlocking (it may have no other owner). Lock held. O(1).
   @discardableResult
-  func unlink() -> Ancestor? {
+  final func unlink() -> Ancestor? {
     guard let parent = parentNode else { return nil }
     parent.childNodes.remove(self)
     parentNode = nil

@@ -267,7 +267,9 @@ open class Behavior: CustomDebugStringConvertible {
     /// version the snapshot was taken at.
     struct Frame {
       let node: Behavior
-      var children: [Behavior]
+      /// A copy of the host's child slots (copied on write, so taking it is O(1)), with
+      /// holes where children were removed.
+      var children: [Behavior?]
       var remaining: Int
       var version: UInt64
     }
@@ -278,7 +280,7 @@ open class Behavior: CustomDebugStringConvertible {
         return Frame(node: node, children: [], remaining: 0, version: 0)
       }
       let (children, version) = tree.lock.withLock {
-        (scope.childList.array, tree.structureVersion)
+        (scope.childList.slots, tree.structureVersion)
       }
       return Frame(node: node, children: children, remaining: children.count, version: version)
     }
@@ -286,7 +288,10 @@ open class Behavior: CustomDebugStringConvertible {
     while var frame = stack.popLast() {
       if frame.remaining > 0 {
         frame.remaining -= 1
-        let child = frame.children[frame.remaining]
+        guard let child = frame.children[frame.remaining] else {
+          stack.append(frame)
+          continue
+        }
         // While the structure is unchanged, the snapshot is still this scope's children,
         // so the host need not be re-read (a weak load per child).
         let due = tree.lock.withLock {
@@ -300,9 +305,9 @@ open class Behavior: CustomDebugStringConvertible {
       }
       if let scope = frame.node as? Scope, !frame.children.isEmpty {
         // Another pass over the children that moved in while the last one ran.
-        let (moved, version) = tree.lock.withLock { () -> ([Behavior], UInt64) in
+        let (moved, version) = tree.lock.withLock { () -> ([Behavior?], UInt64) in
           guard tree.structureVersion != frame.version else { return ([], frame.version) }
-          var due: [Behavior] = []
+          var due: [Behavior?] = []
           for case let child? in scope.childList.slots
           where child.isDueForDeactivation(under: scope) {
             due.append(child)
@@ -320,12 +325,12 @@ open class Behavior: CustomDebugStringConvertible {
   }
 
   /// Whether this node is still hosted by `host` and waits for its deactivation. Lock held.
-  private func isDueForDeactivation(under host: Behavior) -> Bool {
+  private final func isDueForDeactivation(under host: Behavior) -> Bool {
     hostScope === host && recordedState == .active && !isDeactivating
   }
 
   /// Deactivates this node once its children are done.
-  private func finishDeactivation() {
+  private final func finishDeactivation() {
     willDeactivate()
     let (oldCancellables, oldTasks) = (cancellables, tasks)
     cancellables = []

@@ -74,6 +74,10 @@ final class ScopeTree: @unchecked Sendable {
   /// Lock held.
   private func setRootConnected(_ connected: Bool, from node: Behavior) {
     guard node.isRootConnected != connected else { return }
+    guard let scope = node as? Scope, !scope.childList.isEmpty else {
+      node.isRootConnected = connected
+      return
+    }
     var pending = [node]
     while let current = pending.popLast() {
       current.isRootConnected = connected

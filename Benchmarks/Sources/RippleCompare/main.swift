@@ -152,6 +152,10 @@ if selected("scopes_activate_10k") || selected("scopes_activate_100k") {
   scopesRatio = scopesLarge * Double(scopeSizes.1) / (scopesSmall * Double(scopeSizes.0))
 }
 
+// Issue 32: Scopes and Lineage costs at three sizes (ScopesLineageScaling.swift).
+let scalingRows = ScopesLineageScaling.run(
+  quick: quick, rounds: rounds, arguments: arguments, selected: selected)
+
 // Memory per live sink: malloc's in-use bytes (heap and mmapped) before and after 100k
 // live sinks on one subject, the array that holds them reserved beforehand.
 func inUseBytes() -> Int { Int(ripple_malloc_in_use_bytes()) }
@@ -216,6 +220,7 @@ for (name, result) in results {
 if let scopesRatio {
   print("scopes_activate ratio 100k/10k (per behavior × 10): \(format(scopesRatio))")
 }
+ScopesLineageScaling.report(scalingRows, into: &json)
 print(
   "count check: 1,000 sets then one render pass → \(RippleWorkloads.layoutsPerPassAfterThousandSets()) layout(s) per node"
 )

@@ -4,8 +4,9 @@ import PackageDescription
 /// Ripple's benchmarks: a separate package, so that Ripple's users never resolve
 /// OpenCombine or a benchmark harness.
 ///
-/// - `swift run -c release --package-path Benchmarks RippleCompare` — Ripple, OpenCombine
-///   and hand-written Swift side by side, as ratios.
+/// - `swift run -c release --package-path Benchmarks RippleCompare` — Ripple, OpenCombine,
+///   `AsyncStream`/`AsyncChannel` (swift-async-algorithms) and hand-written Swift side by
+///   side, as ratios.
 /// - `swift package --package-path Benchmarks benchmark` — the ordo-one suite (wall time
 ///   and malloc counts) for regression tracking.
 let package = Package(
@@ -14,6 +15,7 @@ let package = Package(
   dependencies: [
     .package(name: "Ripple", path: ".."),
     .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+    .package(url: "https://github.com/apple/swift-async-algorithms", exact: "1.1.4"),
     .package(
       url: "https://github.com/ordo-one/benchmark", exact: "1.38.1",
       traits: ["MallocInterposer"]),
@@ -24,6 +26,7 @@ let package = Package(
       dependencies: [
         .product(name: "Ripple", package: "Ripple"),
         .product(name: "OpenCombine", package: "OpenCombine"),
+        .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
       ]
     ),
     .executableTarget(

@@ -18,6 +18,8 @@ struct Result {
   var ripple: Double
   var openCombine: Double?
   var baseline: Double?
+  var asyncStream: Double?
+  var asyncChannel: Double?
 }
 
 func nanoseconds(_ n: Int, _ run: Run) -> Double {
@@ -32,19 +34,29 @@ func median(_ values: [Double]) -> Double {
   return sorted[sorted.count / 2]
 }
 
-/// Runs the contestants interleaved (A B C A B C …) after one warm-up round each.
+/// Runs the contestants interleaved (A B C A B C …) after one warm-up round each: Ripple,
+/// OpenCombine, the baseline, and the workload's `AsyncStream` and `AsyncChannel` peers
+/// (each of those with its own operation count).
 func measure(_ workload: Workload, rounds: Int, scale: Double) -> Result {
-  let n = max(1, Int(Double(workload.operations) * scale))
-  let contestants: [Run?] = [workload.ripple, workload.openCombine, workload.baseline]
-  for run in contestants { run.map { _ = nanoseconds(max(1, n / 10), $0) } }
-  var samples: [[Double]] = [[], [], []]
+  func count(_ operations: Int) -> Int { max(1, Int(Double(operations) * scale)) }
+  let n = count(workload.operations)
+  let peers = asyncPeers[workload.name]
+  let contestants: [(run: Run, n: Int)?] = [
+    (workload.ripple, n), workload.openCombine.map { ($0, n) }, workload.baseline.map { ($0, n) },
+    peers.map { ($0.stream, count($0.streamOperations)) },
+    peers.map { ($0.channel, count($0.channelOperations)) },
+  ]
+  for contestant in contestants {
+    contestant.map { _ = nanoseconds(max(1, $0.n / 10), $0.run) }
+  }
+  var samples: [[Double]] = Array(repeating: [], count: contestants.count)
   for _ in 0..<rounds {
-    for (index, run) in contestants.enumerated() {
-      if let run { samples[index].append(nanoseconds(n, run)) }
+    for (index, contestant) in contestants.enumerated() {
+      if let contestant { samples[index].append(nanoseconds(contestant.n, contestant.run)) }
     }
   }
+  func result(_ index: Int) -> Double? { samples[index].isEmpty ? nil : median(samples[index]) }
   return Result(
-    ripple: median(samples[0]),
-    openCombine: samples[1].isEmpty ? nil : median(samples[1]),
-    baseline: samples[2].isEmpty ? nil : median(samples[2]))
+    ripple: median(samples[0]), openCombine: result(1), baseline: result(2),
+    asyncStream: result(3), asyncChannel: result(4))
 }

@@ -6,9 +6,12 @@ import Workloads
   import Glibc
 #endif
 
-// RippleCompare: Ripple, OpenCombine and hand-written Swift, side by side, interleaved.
+// RippleCompare: Ripple, OpenCombine, AsyncStream/AsyncChannel and hand-written Swift,
+// side by side, interleaved.
 //
 //   swift run -c release --package-path Benchmarks RippleCompare [--quick] [--json FILE]
+//   RippleCompare --svg FILE              also draws the ratios as an SVG chart (Chart.swift)
+//   RippleCompare --only scaling          only the scaling rows of Growth.swift
 //   RippleCompare --only NAME,NAME       measures only the workloads named
 //   RippleCompare --profile WORKLOAD N   runs only Ripple's side, N operations, once: for
 //                                        callgrind (two N values give instructions per op)
@@ -21,6 +24,9 @@ if let index = arguments.firstIndex(of: "--store-child") {
 }
 let quick = arguments.contains("--quick")
 let jsonPath = arguments.firstIndex(of: "--json").flatMap {
+  arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
+}
+let svgPath = arguments.firstIndex(of: "--svg").flatMap {
   arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
 }
 let rounds = quick ? 3 : 9
@@ -70,10 +76,11 @@ let workloads: [Workload] = [
   Workload(
     name: "with_latest_from", operations: 2_000_000, ripple: ExtrasWorkloads.withLatestFrom,
     openCombine: nil, baseline: ExtrasWorkloads.withLatestFromBaseline),
+  // ÷base: against the cheapest hand-written withObservationTracking loop (issue 30).
   Workload(
     name: "observation_publisher", operations: 200_000,
     ripple: ExtrasWorkloads.observationPublisher,
-    openCombine: nil, baseline: ExtrasWorkloads.currentValueSend),
+    openCombine: nil, baseline: ExtrasWorkloads.rawObservation),
   Workload(
     name: "invalidating_equal_set", operations: 2_000_000,
     ripple: RippleWorkloads.invalidatingEqualSet,
@@ -119,6 +126,7 @@ let workloads: [Workload] = [
 if let index = arguments.firstIndex(of: "--profile") {
   let name = arguments.indices.contains(index + 1) ? arguments[index + 1] : ""
   let count = arguments.indices.contains(index + 2) ? Int(arguments[index + 2]) : nil
+  if let count, profileGrowth(name, operations: count) { exit(0) }
   guard let workload = workloads.first(where: { $0.name == name }), let count else {
     print("usage: RippleCompare --profile WORKLOAD N, where WORKLOAD is one of:")
     print(workloads.map(\.name).joined(separator: " "))
@@ -185,6 +193,9 @@ if selected("memory_per_sink") {
   results.append(("memory_per_sink", Result(ripple: rippleBytes, openCombine: openCombineBytes)))
 }
 
+// Issue 30 item 4 / issue 32 item 6: ReactiveCore, ReactiveExtras and store rows (Growth.swift).
+let growth = runGrowth(quick: quick) { selected($0) || only?.contains("scaling") == true }
+
 // Print the table.
 func format(_ value: Double?) -> String {
   guard let value else { return "-" }
@@ -195,14 +206,16 @@ print(
 )
 print(
   "workload".padding(toLength: 26, withPad: " ", startingAt: 0) + "ripple".leftPadded(10)
-    + "opencombine".leftPadded(13) + "baseline".leftPadded(10) + "÷OC".leftPadded(8)
-    + "÷base".leftPadded(8))
+    + "opencombine".leftPadded(13) + "baseline".leftPadded(10) + "stream".leftPadded(10)
+    + "channel".leftPadded(10) + "÷OC".leftPadded(8) + "÷base".leftPadded(8)
+    + "÷stream".leftPadded(9) + "÷chan".leftPadded(8))
 var json: [String: [String: Double]] = [:]
 for (name, result) in results {
   var entry: [String: Double] = ["ripple_ns": result.ripple]
   var line =
     name.padding(toLength: 26, withPad: " ", startingAt: 0) + format(result.ripple).leftPadded(10)
   line += format(result.openCombine).leftPadded(13) + format(result.baseline).leftPadded(10)
+  line += format(result.asyncStream).leftPadded(10) + format(result.asyncChannel).leftPadded(10)
   if let openCombine = result.openCombine {
     entry["opencombine_ns"] = openCombine
     entry["ratio_vs_opencombine"] = result.ripple / openCombine
@@ -211,12 +224,24 @@ for (name, result) in results {
     entry["baseline_ns"] = baseline
     entry["ratio_vs_baseline"] = result.ripple / baseline
   }
+  // `async_ns` is the AsyncStream peer (the faster async peer); AsyncChannel is beside it.
+  if let stream = result.asyncStream {
+    entry["async_ns"] = stream
+    entry["ratio_vs_async"] = result.ripple / stream
+  }
+  if let channel = result.asyncChannel {
+    entry["async_channel_ns"] = channel
+    entry["ratio_vs_async_channel"] = result.ripple / channel
+  }
   line +=
     format(entry["ratio_vs_opencombine"]).leftPadded(8)
     + format(entry["ratio_vs_baseline"]).leftPadded(8)
+    + (entry["ratio_vs_async"].map(ratioLabel) ?? "-").leftPadded(9)
+    + (entry["ratio_vs_async_channel"].map(ratioLabel) ?? "-").leftPadded(8)
   print(line)
   json[name] = entry
 }
+printGrowth(growth, quick: quick)
 if let scopesRatio {
   print("scopes_activate ratio 100k/10k (per behavior × 10): \(format(scopesRatio))")
 }
@@ -259,9 +284,17 @@ print("checksum \(blackHole & 0xFF)")
 
 if let jsonPath {
   let data = try JSONSerialization.data(
-    withJSONObject: ["workloads": json], options: [.prettyPrinted, .sortedKeys])
+    withJSONObject: ["workloads": json, "scaling": growthJSON(growth)],
+    options: [.prettyPrinted, .sortedKeys])
   try data.write(to: URL(fileURLWithPath: jsonPath))
   print("wrote \(jsonPath)")
+}
+if let svgPath {
+  let title =
+    "RippleCompare\(quick ? " --quick" : ""): Ripple's time ÷ each peer's (log scale; left of 1× Ripple is faster)"
+  let bars = chartBars(results, scaling: growth, more: scalingRows.map { ($0.name, $0.ratio) })
+  try svgChart(bars, title: title).write(toFile: svgPath, atomically: true, encoding: .utf8)
+  print("wrote \(svgPath)")
 }
 // A wrong count (or a child that failed) is a correctness failure; timings never are.
 if crossProcessFailed { exit(1) }

@@ -6,12 +6,18 @@ extension Publisher {
   /// previous group are emitted as one array; an empty window emits nothing. With
   /// `.byTimeOrCount`, a group is also emitted as soon as it holds `count` elements.
   ///
-  /// Groups wait for downstream demand rather than being dropped. When the upstream
-  /// finishes, the elements gathered so far are emitted as a last group before the
-  /// completion; when it fails, the failure is sent at once and gathered elements are
-  /// discarded. With `.byTime` the operator requests unlimited elements from the
-  /// upstream; with `.byTimeOrCount`, a request of `.max(n)` asks the upstream for
-  /// `.max(count * n)`.
+  /// Every group and the completion are delivered on the scheduler, as current Combine
+  /// does: a group the count fills, and the completion, are handed to
+  /// `scheduler.schedule(options:_:)` rather than sent from inside the upstream's call.
+  /// When the upstream finishes, the elements gathered so far are emitted as a last group
+  /// before the completion; when it fails, the gathered elements are discarded.
+  ///
+  /// With `.byTime` the operator asks the upstream for one element per request it
+  /// receives and one more per element, and a tick that finds no demand leaves the group
+  /// gathering until one does. With `.byTimeOrCount`, a request of `.max(n)` asks the
+  /// upstream for `.max(count * n)`, as does the demand returned by a group the count
+  /// filled. Unlike Combine, groups never exceed the subscriber's demand: a group the
+  /// timer or count closes without demand waits for it.
   ///
   ///     let scheduler = TestScheduler()
   ///     let subject = PassthroughSubject<Int, Never>()
@@ -99,6 +105,11 @@ extension Publishers {
 /// and drains closed groups to the subscriber as demand allows; the groups live in a
 /// ``CollectByTimeStateMachine``, the machine of its ``TimingState``.
 ///
+/// Every delivery runs on the scheduler, as in current Combine: the timer's ticks drain
+/// in place; a group closed by the count, a completion, and groups that waited for a
+/// request are drained by work scheduled with `schedule(options:_:)`. That work keeps the
+/// subscription until it runs, but not the subscriber: a cancel lets go of it at once.
+///
 /// Only one thread drains at a time; a thread that finds a drain running leaves its work
 /// to it, and the drainer re-reads the state after every delivery, so deliveries never
 /// overlap and re-entrant requests are picked up by the loop. Deliveries therefore go
@@ -115,8 +126,9 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
   private let scheduler: Context
   private let stride: Context.SchedulerTimeType.Stride
   private let options: Context.SchedulerOptions?
-  /// Whether the strategy is `.byTime`, which asks the upstream for everything at once.
-  private let requestsUnlimited: Bool
+  /// What each element asks the upstream for: one more with `.byTime`, none with
+  /// `.byTimeOrCount` (its requests are `count` per unit of demand).
+  private let demandPerElement: Subscribers.Demand
 
   init(_ publisher: Publishers.CollectByTime<Upstream, Context>, downstream: Downstream) {
     let maxCount: Int?
@@ -127,7 +139,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
       (self.scheduler, self.stride, maxCount) = (scheduler, stride, count)
     }
     options = publisher.options
-    requestsUnlimited = maxCount == nil
+    demandPerElement = maxCount == nil ? .max(1) : .none
     super.init(downstream: downstream, machine: CollectByTimeStateMachine(maxCount: maxCount))
   }
 
@@ -141,29 +153,41 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
     lock.unlock()
     unwanted?.cancel()
     deliver(subscription: self)
-    if requestsUnlimited { subscription.request(.unlimited) }
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    switch ifSubscribed({ machine, _ in machine.valueArrived(input) }) {
-    case .drain: drain()
-    case .wait, nil: break
+    guard let action = ifSubscribed({ machine, _ in machine.valueArrived(input) }) else {
+      return .none
     }
-    return .none
+    carryOut(action)
+    return demandPerElement
   }
 
   /// Closes the current group when the timer fires.
   private func tick() {
-    switch ifSubscribed({ machine, _ in machine.timerFired() }) {
+    if let action = ifSubscribed({ machine, _ in machine.timerFired() }) { carryOut(action) }
+  }
+
+  /// Stops the timer, closes or discards the current group, and schedules the drain of
+  /// the groups and the completion.
+  func receive(completion: Subscribers.Completion<Failure>) {
+    guard endSubscribed(ending: { $0.completionArrived(completion) }) != nil else { return }
+    scheduleDrain()
+  }
+
+  /// Drains now, on the scheduler, or schedules a drain there.
+  private func carryOut(_ action: CollectByTimeStateMachine<Input, Failure>.GroupAction) {
+    switch action {
     case .drain: drain()
-    case .wait, nil: break
+    case .scheduleDrain: scheduleDrain()
+    case .wait: break
     }
   }
 
-  /// Stops the timer, closes or discards the groups, and drains them and the completion.
-  func receive(completion: Subscribers.Completion<Failure>) {
-    guard endSubscribed(ending: { $0.completionArrived(completion) }) != nil else { return }
-    drain()
+  /// Schedules a drain on the scheduler. The work keeps this subscription (not the
+  /// subscriber, which a cancel releases) until it runs.
+  private func scheduleDrain() {
+    scheduler.schedule(options: options) { self.drain() }
   }
 
   /// Delivers closed groups while there is demand, then the completion once no group is
@@ -184,9 +208,9 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
       if case .completion = step { state.downstream = nil }
       lock.unlock()
       switch step {
-      case .group(let group):
+      case .group(let group, let byCount):
         let more = target.receive(group)
-        if more > 0 { add(more) }
+        if more > .none { groupReturned(more, byCount: byCount) }
       case .completion(let completion):
         return target.receive(completion: completion)
       case .idle:
@@ -195,22 +219,30 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
     }
   }
 
-  /// Adds downstream demand and asks the upstream for what it stands for.
-  private func add(_ more: Subscribers.Demand) {
+  /// Counts the demand a group returned, and asks the upstream for what it stands for.
+  private func groupReturned(_ more: Subscribers.Demand, byCount: Bool) {
     lock.lock()
     guard state.downstream != nil else {
       lock.unlock()
       return
     }
-    let upstreamDemand = state.machine.demandAdded(more)
+    let upstreamDemand = state.machine.groupReturned(more, byCount: byCount)
     let upstream = state.status.subscription
     lock.unlock()
     if let upstreamDemand, let upstream { upstream.request(upstreamDemand) }
   }
 
   func request(_ additional: Subscribers.Demand) {
-    add(additional)
-    drain()
+    lock.lock()
+    guard state.downstream != nil else {
+      lock.unlock()
+      return
+    }
+    let (upstreamDemand, action) = state.machine.requested(additional)
+    let upstream = state.status.subscription
+    lock.unlock()
+    if let upstreamDemand, let upstream { upstream.request(upstreamDemand) }
+    if action != .wait { scheduleDrain() }
   }
 
   func cancel() {

@@ -157,6 +157,8 @@ import Testing
       }
     }
     subject.send(completion: .finished)
+    // Full groups and the completion are delivered on the scheduler, as Combine does.
+    scheduler.advance()
     let finished = done.load(ordering: .sequentiallyConsistent)
     #expect(finished)
     #expect(total.load(ordering: .relaxed) == Self.threads * Self.perThread)

@@ -4,8 +4,14 @@
 ///
 /// A value type with no lock of its own: ``CollectByTimeSubscription`` keeps it under
 /// its lock, feeds it events, and carries out the returned action once it has unlocked
-/// (a timer is cancelled, a group or the completion delivered, the upstream asked). The
-/// groups are stored fields, not enum payloads, so that appending never copies them.
+/// (a timer is cancelled, a drain scheduled or run, the upstream asked). The groups are
+/// stored fields, not enum payloads, so that appending never copies them.
+///
+/// The demand it asks the upstream for is current Combine's: with `.byTime`, one element
+/// per request of the subscriber and one more per element (so the upstream is never
+/// held back); with `.byTimeOrCount`, `count` elements per unit of demand requested, and
+/// again for the demand returned by a group that the count closed (not for one that the
+/// timer closed, whose returned demand only counts downstream, as in Combine).
 struct CollectByTimeStateMachine<Value, Failure: Error> {
   /// Where the subscription stands with its groups.
   private enum State {
@@ -17,19 +23,23 @@ struct CollectByTimeStateMachine<Value, Failure: Error> {
     case finished
   }
 
-  /// What to do after a group may have closed.
-  enum GroupAction {
-    /// A group closed: drain.
+  /// What to do after an event that may have closed a group.
+  enum GroupAction: Equatable {
+    /// A group closed on the scheduler (the timer fired): drain now.
     case drain
+    /// A group closed outside the scheduler (the count was reached, or the subscriber
+    /// asked for more while groups wait): schedule a drain on the scheduler.
+    case scheduleDrain
     /// Nothing to deliver yet.
     case wait
   }
 
   /// What the draining thread delivers next.
   enum Step {
-    /// A closed group, for one unit of demand.
-    case group([Value])
-    /// The completion: no group is left.
+    /// A closed group, for one unit of demand; `byCount` tells whether the count closed
+    /// it (the demand it returns is then asked of the upstream).
+    case group([Value], byCount: Bool)
+    /// The completion: no group is left, or the upstream failed.
     case completion(Subscribers.Completion<Failure>)
     /// Nothing deliverable: the drain ends.
     case idle
@@ -41,6 +51,8 @@ struct CollectByTimeStateMachine<Value, Failure: Error> {
   private var current: [Value] = []
   /// Closed groups; those before ``closedStart`` were delivered.
   private var closed: [[Value]] = []
+  /// For each closed group, whether the count closed it.
+  private var closedByCount: [Bool] = []
   /// The first closed group not yet delivered: groups are taken from the front without
   /// shifting the array, which is emptied (keeping its capacity) once all are out.
   private var closedStart = 0
@@ -58,6 +70,14 @@ struct CollectByTimeStateMachine<Value, Failure: Error> {
   /// Whether a closed group waits for demand.
   private var hasClosedGroup: Bool { closedStart < closed.count }
 
+  /// Whether something waits that a drain could deliver: a closed group, or the
+  /// completion.
+  private var hasWaitingWork: Bool {
+    if hasClosedGroup { return true }
+    if case .completing = state { return true }
+    return false
+  }
+
   /// The scheduler returned the repeating timer.
   ///
   /// - Returns: The timer, if it is no longer wanted (the upstream completed or the
@@ -68,42 +88,45 @@ struct CollectByTimeStateMachine<Value, Failure: Error> {
     return nil
   }
 
-  /// A value arrived: it joins the current group, which closes at `maxCount`.
+  /// A value arrived: it joins the current group, which closes at `maxCount`; a full
+  /// group is delivered from the scheduler, as Combine does.
   mutating func valueArrived(_ value: Value) -> GroupAction {
     guard case .collecting = state else { return .wait }
     current.append(value)
     guard let maxCount, current.count >= maxCount else { return .wait }
-    closeGroup()
-    return .drain
+    closeGroup(byCount: true)
+    return .scheduleDrain
   }
 
-  /// The timer fired: the current group closes unless it is empty.
+  /// The timer fired. With `.byTimeOrCount` the current group closes unless it is empty.
+  /// With `.byTime` it closes only if the subscriber has demand: otherwise it keeps
+  /// gathering until a tick finds demand, as Combine's does.
   mutating func timerFired() -> GroupAction {
     guard case .collecting = state, !current.isEmpty else { return .wait }
-    closeGroup()
+    if maxCount == nil, demand == .none { return .wait }
+    closeGroup(byCount: false)
     return .drain
   }
 
   /// Moves the current group to the closed ones and starts a new one.
-  private mutating func closeGroup() {
+  private mutating func closeGroup(byCount: Bool) {
     closed.append(current)
+    closedByCount.append(byCount)
     current = []
   }
 
-  /// The upstream completed: a finish closes the current group, a failure discards every
-  /// group; the completion waits behind what is left.
+  /// The upstream completed: a finish closes the current group, a failure discards it;
+  /// the completion waits behind the closed groups (a failure only behind those the
+  /// subscriber has demand for) and is delivered from the scheduler.
   ///
-  /// - Returns: The timer, for the caller to cancel once unlocked; then drain.
+  /// - Returns: The timer, for the caller to cancel once unlocked; then schedule a
+  ///   drain.
   mutating func completionArrived(_ completion: Subscribers.Completion<Failure>)
     -> (any Cancellable)?
   {
     let timer: (any Cancellable)? = if case .collecting(let timer) = state { timer } else { nil }
-    switch completion {
-    case .finished:
-      if !current.isEmpty { closed.append(current) }
-    case .failure:
-      closed = []
-      closedStart = 0
+    if case .finished = completion, !current.isEmpty {
+      closeGroup(byCount: false)
     }
     current = []
     state = .completing(completion)
@@ -120,36 +143,58 @@ struct CollectByTimeStateMachine<Value, Failure: Error> {
   }
 
   /// Takes what the drain delivers next: a group while there is demand, then the
-  /// completion once no group is left. A step other than a group ends the drain.
+  /// completion once no group is left (a failure goes without waiting for demand, and
+  /// the groups it finds waiting are dropped). A step other than a group ends the drain.
   mutating func nextStep() -> Step {
     if hasClosedGroup, demand > 0 {
       demand -= 1
       let group = closed[closedStart]
+      let byCount = closedByCount[closedStart]
       closedStart += 1
-      if closedStart == closed.count {
-        closed.removeAll(keepingCapacity: true)
-        closedStart = 0
-      }
-      return .group(group)
+      if closedStart == closed.count { dropClosedGroups() }
+      return .group(group, byCount: byCount)
     }
     isDraining = false
-    if !hasClosedGroup, case .completing(let completion) = state {
-      state = .finished
-      return .completion(completion)
-    }
-    return .idle
+    guard case .completing(let completion) = state else { return .idle }
+    if case .failure = completion { dropClosedGroups() }
+    guard !hasClosedGroup else { return .idle }
+    state = .finished
+    return .completion(completion)
+  }
+
+  /// Empties the closed groups, keeping their capacity.
+  private mutating func dropClosedGroups() {
+    closed.removeAll(keepingCapacity: true)
+    closedByCount.removeAll(keepingCapacity: true)
+    closedStart = 0
   }
 
   /// Ends the drain without a step: the subscriber is gone.
   mutating func stopDraining() { isDraining = false }
 
-  /// The subscriber asked for more, or returned more demand from a group.
+  /// The subscriber asked for more.
   ///
-  /// - Returns: What to ask the upstream for: `count` elements per group with
-  ///   `.byTimeOrCount`, nothing with `.byTime` (it asked for everything).
-  mutating func demandAdded(_ more: Subscribers.Demand) -> Subscribers.Demand? {
+  /// - Returns: What to ask the upstream for (`.max(1)` with `.byTime`, `count` per unit
+  ///   with `.byTimeOrCount`; nothing for no demand), and whether to schedule a drain for
+  ///   groups or a completion that waited for demand.
+  mutating func requested(_ more: Subscribers.Demand) -> (
+    upstream: Subscribers.Demand?, action: GroupAction
+  ) {
+    guard more > .none else { return (nil, .wait) }
     demand += more
-    return maxCount.map { more * $0 }
+    let upstream = maxCount.map { more * $0 } ?? .max(1)
+    return (upstream, hasWaitingWork ? .scheduleDrain : .wait)
+  }
+
+  /// A delivered group returned more demand.
+  ///
+  /// - Returns: What to ask the upstream for: `count` per unit for a group that the
+  ///   count closed, nothing otherwise.
+  mutating func groupReturned(_ more: Subscribers.Demand, byCount: Bool) -> Subscribers.Demand? {
+    guard more > .none else { return nil }
+    demand += more
+    guard byCount, let maxCount else { return nil }
+    return more * maxCount
   }
 
   /// The subscription was cancelled: every group and the pending completion go.
@@ -159,8 +204,7 @@ struct CollectByTimeStateMachine<Value, Failure: Error> {
     let timer: (any Cancellable)? = if case .collecting(let timer) = state { timer } else { nil }
     state = .finished
     current = []
-    closed = []
-    closedStart = 0
+    dropClosedGroups()
     return timer
   }
 }

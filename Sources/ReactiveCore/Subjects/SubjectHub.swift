@@ -191,9 +191,22 @@ final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, 
   /// next compaction, which runs once the ended conduits outnumber the live ones. So a
   /// cancel costs O(1) amortised however many subscribers stay, the list never holds
   /// more than twice the live conduits (plus a few), and order is kept.
+  ///
+  /// The newest conduit leaves at once, with any ended ones it was the last to follow:
+  /// so the conduit of a lone subscriber, or of the last to subscribe, is released at its
+  /// cancel, as Combine releases every conduit (each ended conduit popped this way was
+  /// counted when it was cancelled, so this stays O(1) amortised).
   @inlinable
   func remove(_ conduit: SubjectConduit<Output, Failure>) {
     withLock { state in
+      if let last = state.conduits.last, last === conduit {
+        state.conduits.removeLast()
+        while let last = state.conduits.last, !last.isLive {
+          state.conduits.removeLast()
+          state.endedConduits = max(0, state.endedConduits - 1)
+        }
+        return
+      }
       state.endedConduits += 1
       guard state.endedConduits > SubjectHubState<Output, Failure>.compactionFloor,
         state.endedConduits * 2 > state.conduits.count

@@ -63,7 +63,8 @@ struct CombineLatestState<Downstream: Subscriber, Rule> {
 @usableFromInline
 final class CombineLatestEngine<Downstream: Subscriber, Rule>: Guarded<
   CombineLatestState<Downstream, Rule>
->, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+>, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+@unchecked Sendable
 {
   @usableFromInline
   let delivery = RecursiveLock()

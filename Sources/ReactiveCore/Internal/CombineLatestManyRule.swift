@@ -3,11 +3,18 @@
 /// a value. ``CombineLatestEngine`` keeps it under its lock.
 @usableFromInline
 struct CombineLatestManyRule<Value> {
+  /// Each upstream's latest value, until every upstream has one.
   @usableFromInline
   var latest: [Value?]
   /// How many upstreams have not sent a value yet.
   @usableFromInline
   var missing: Int
+  /// The latest values once every upstream has one: what goes downstream. Replacing one
+  /// element copies the array only if downstream still holds the last one (one bulk
+  /// copy, not an element-by-element rebuild, which unspecialised generic code would pay
+  /// a metadata lookup for per element).
+  @usableFromInline
+  var full: [Value] = []
 
   @inlinable
   init(sides: Int) {
@@ -18,9 +25,15 @@ struct CombineLatestManyRule<Value> {
   /// Stores upstream `index`'s value; returns the combination once every upstream has one.
   @inlinable
   mutating func accept(_ value: Value, at index: Int) -> [Value]? {
+    if missing == 0 {
+      full[index] = value
+      return full
+    }
     if latest[index] == nil { missing -= 1 }
     latest[index] = value
     guard missing == 0 else { return nil }
-    return latest.map { $0.unsafelyUnwrapped }
+    full = latest.map { $0.unsafelyUnwrapped }
+    latest = []
+    return full
   }
 }

@@ -78,7 +78,8 @@ struct MergeState<Downstream: Subscriber> {
 ///   waited for that delivery on another thread is dropped.
 @usableFromInline
 final class MergeEngine<Downstream: Subscriber>: Guarded<MergeState<Downstream>>, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 {
   @usableFromInline
   let delivery = RecursiveLock()

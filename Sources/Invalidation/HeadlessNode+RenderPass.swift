@@ -116,6 +116,14 @@ extension HeadlessNode {
   ///
   /// - Returns: The composited frame.
   public func snapshot() -> TextCanvas {
+    // The root's own layer, when it has one of the root's size, is the canvas to start
+    // from: copying it is what compositing it onto a blank canvas would give, without
+    // placing each cell again.
+    if let layer = cachedLayer, layer.size == frame.size {
+      var canvas = layer
+      compositeSubnodes(into: &canvas, at: .zero)
+      return canvas
+    }
     var canvas = TextCanvas(size: frame.size)
     composite(into: &canvas, at: .zero)
     return canvas
@@ -123,6 +131,10 @@ extension HeadlessNode {
 
   private func composite(into canvas: inout TextCanvas, at origin: Point) {
     if let layer = cachedLayer { canvas.composite(layer, at: origin) }
+    compositeSubnodes(into: &canvas, at: origin)
+  }
+
+  private func compositeSubnodes(into canvas: inout TextCanvas, at origin: Point) {
     for subnode in subnodes {
       subnode.composite(
         into: &canvas,

@@ -105,6 +105,10 @@ func onSmallStack(_ body: @escaping () -> Void) {
     subscription?.request(.max(1))
     for subject in subjects { subject.send(3) }
     #expect(received == [[1, 1, 1], [3, 3, 3]])
+    // The subscriber holds its subscription, which holds the subscriber (zip keeps it
+    // after a cancel, as Combine's does): let go of it to end the cycle.
+    subscription?.cancel()
+    subscription = nil
   }
 
   @Test func emptyCollectionsFinishAtOnce() {

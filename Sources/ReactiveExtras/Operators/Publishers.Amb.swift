@@ -120,13 +120,19 @@ private final class AmbSubscription<Downstream: Subscriber>: Subscription,
     /// A completion that won the race before the subscriber had its subscription; it is
     /// sent once it has.
     var heldCompletion: Subscribers.Completion<Failure>?
+    /// The subscriber, until the race ends (a completion delivered, or a cancel): let go
+    /// of then, so that a subscriber holding its subscription forms no cycle.
+    var downstream: Downstream?
   }
 
   /// The race's state behind its lock.
-  private let state = LockedBox(State())
-  private let downstream: Downstream
+  private let state: LockedBox<State>
 
-  init(downstream: Downstream) { self.downstream = downstream }
+  init(downstream: Downstream) {
+    var initial = State()
+    initial.downstream = downstream
+    state = LockedBox(initial)
+  }
 
   func side(_ index: Int) -> Side { Side(parent: self, index: index) }
 
@@ -168,28 +174,33 @@ private final class AmbSubscription<Downstream: Subscriber>: Subscription,
   }
 
   fileprivate func received(_ index: Int, _ value: Output) -> Subscribers.Demand {
-    guard claim(index) else { return .none }
+    guard claim(index), let downstream = state.withLock({ $0.downstream }) else { return .none }
     return downstream.receive(value)
   }
 
   fileprivate func completed(_ index: Int, _ completion: Subscribers.Completion<Failure>) {
     guard claim(index) else { return }
-    let deliver = state.withLock { state -> Bool in
+    let downstream = state.withLock { state -> Downstream? in
       state.race = .over
       state.sides = [nil, nil]
-      if !state.isAttached { state.heldCompletion = completion }
-      return state.isAttached
+      guard state.isAttached else {
+        state.heldCompletion = completion
+        return nil
+      }
+      return state.downstream.take()
     }
-    if deliver { downstream.receive(completion: completion) }
+    downstream?.receive(completion: completion)
   }
 
   /// The subscriber has its subscription: a completion that came first goes out now.
   func attached() {
-    let held = state.withLock { state -> Subscribers.Completion<Failure>? in
+    let held = state.withLock { state -> (Downstream, Subscribers.Completion<Failure>)? in
       state.isAttached = true
-      return state.heldCompletion.take()
+      guard let held = state.heldCompletion.take(), let downstream = state.downstream.take()
+      else { return nil }
+      return (downstream, held)
     }
-    if let held { downstream.receive(completion: held) }
+    if let (downstream, completion) = held { downstream.receive(completion: completion) }
   }
 
   func request(_ demand: Subscribers.Demand) {
@@ -203,13 +214,15 @@ private final class AmbSubscription<Downstream: Subscriber>: Subscription,
   }
 
   func cancel() {
-    let targets = state.withLock { state -> [any Subscription] in
+    let (targets, released) = state.withLock { state -> ([any Subscription], Downstream?) in
       state.race = .over
       state.heldCompletion = nil
       defer { state.sides = [nil, nil] }
-      return state.sides.compactMap { $0 }
+      return (state.sides.compactMap { $0 }, state.downstream.take())
     }
     for target in targets { target.cancel() }
+    // Let go of the subscriber outside the lock: its deinit may call back.
+    _ = released
   }
 
   var description: String { "Amb" }

@@ -1,4 +1,5 @@
 import Lineage
+import ModelTesting
 import ReactiveCore
 import Testing
 

@@ -1,43 +1,7 @@
+import ModelTesting
 import ReactiveCore
 import ReactiveExtras
 import Testing
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
-/// Runs `body` to completion on a new thread with a 512 KiB stack: the size of a
-/// Dispatch worker's, where recursion that follows the user's data overflows first.
-func onSmallStack(_ body: @escaping () -> Void) {
-  final class Box {
-    let body: () -> Void
-    init(_ body: @escaping () -> Void) { self.body = body }
-  }
-  var attributes = pthread_attr_t()
-  pthread_attr_init(&attributes)
-  defer { pthread_attr_destroy(&attributes) }
-  pthread_attr_setstacksize(&attributes, 512 * 1_024)
-  let box = Unmanaged.passRetained(Box(body)).toOpaque()
-  #if canImport(Glibc)
-    var thread = pthread_t()
-  #else
-    var thread: pthread_t?
-  #endif
-  let created = pthread_create(
-    &thread, &attributes,
-    { argument in
-      Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue().body()
-      return nil
-    }, box)
-  precondition(created == 0, "pthread_create failed: \(created)")
-  #if canImport(Glibc)
-    pthread_join(thread, nil)
-  #else
-    pthread_join(thread!, nil)
-  #endif
-}
 
 /// `combineLatest()`, `zip()` and `merge()` over a collection are single n-ary operators:
 /// they keep their semantics at any size and need no stack depth that grows with it.
@@ -131,7 +95,7 @@ func onSmallStack(_ body: @escaping () -> Void) {
   @Test func aHundredThousandUpstreamsNeedNoDeepStack() {
     let count = 100_000
     let recorder = Recorder()
-    onSmallStack {
+    onThread {
       let justs = (0..<count).map { Just($0) }
       _ = justs.combineLatest().sink(
         receiveCompletion: { _ in recorder.finished = true },

@@ -1,3 +1,4 @@
+import ModelTesting
 import ReactiveCore
 import Scopes
 import Testing

@@ -81,3 +81,12 @@ public struct CellAttributes: OptionSet, Hashable, Sendable {
   /// Foreground and background swapped.
   public static let reverse = CellAttributes(rawValue: 1 << 4)
 }
+
+extension CellStyle {
+  /// The style with `attribute` added.
+  func adding(_ attribute: CellAttributes) -> CellStyle {
+    var style = self
+    style.attributes.insert(attribute)
+    return style
+  }
+}

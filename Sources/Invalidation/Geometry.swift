@@ -110,6 +110,12 @@ extension Int {
     return overflow ? (other > 0 ? .max : .min) : sum
   }
 
+  /// `self - other`, stopping at `Int.min` or `Int.max` instead of trapping.
+  func saturatingSubtract(_ other: Int) -> Int {
+    let (difference, overflow) = subtractingReportingOverflow(other)
+    return overflow ? (other < 0 ? .max : .min) : difference
+  }
+
   /// `self * other`, stopping at `Int.min` or `Int.max` instead of trapping.
   func saturatingMultiply(_ other: Int) -> Int {
     let (product, overflow) = multipliedReportingOverflow(by: other)

@@ -40,11 +40,3 @@ extension HeadlessNode {
     return Point(x: point.x.saturatingSubtract(origin.x), y: point.y.saturatingSubtract(origin.y))
   }
 }
-
-extension Int {
-  /// `self - other`, stopping at `Int.min` or `Int.max` instead of trapping.
-  fileprivate func saturatingSubtract(_ other: Int) -> Int {
-    let (difference, overflow) = subtractingReportingOverflow(other)
-    return overflow ? (other < 0 ? .max : .min) : difference
-  }
-}

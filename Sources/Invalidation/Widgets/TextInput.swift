@@ -222,12 +222,3 @@ open class TextInput: HeadlessNode, KeyResponder {
     }
   }
 }
-
-extension CellStyle {
-  /// The style with `attribute` added.
-  func adding(_ attribute: CellAttributes) -> CellStyle {
-    var style = self
-    style.attributes.insert(attribute)
-    return style
-  }
-}

@@ -397,4 +397,3 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
       ], ancestorRepresentation: .suppressed)
   }
 }
-

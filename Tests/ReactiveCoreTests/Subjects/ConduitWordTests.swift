@@ -150,7 +150,11 @@ private enum WordEvent: CaseIterable {
         after.completing = false
       case .cancel:
         next = word.cancelling()
-        if state.ended { #expect(next == nil, "\(event) from \(state)") } else { after.ended = true }
+        if state.ended {
+          #expect(next == nil, "\(event) from \(state)")
+        } else {
+          after.ended = true
+        }
       case .release:
         next = word.releasing()
         if state.ended && !state.completing && !state.released {

@@ -52,14 +52,15 @@ enum DurableFile {
     return FileStamp(info)
   }
 
-  /// Reads the whole file.
+  /// Reads the whole file, or what follows `offset` in it.
   ///
+  /// - Parameter offset: Where to start reading; past the end reads nothing.
   /// - Returns: The bytes and the stamp of the file read, or `nil` when no file is there.
   /// - Throws: ``StoreError/notAFile(path:)`` or ``StoreError/unreadable(path:reason:)``.
   ///
   /// Opens without blocking and checks with `fstat` before reading, so that a FIFO,
   /// socket or device at `path` is reported at once instead of blocking the caller.
-  static func read(_ path: String) throws(StoreError) -> (Data, FileStamp)? {
+  static func read(_ path: String, from offset: Int = 0) throws(StoreError) -> (Data, FileStamp)? {
     let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
     if fd < 0 {
       let code = errno
@@ -72,7 +73,11 @@ enum DurableFile {
     guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: message(errno)) }
     guard (info.st_mode & S_IFMT) == S_IFREG else { throw .notAFile(path: path) }
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+    if offset > 0, lseek(fd, off_t(offset), SEEK_SET) < 0 {
+      throw .unreadable(path: path, reason: message(errno))
+    }
     var data = Data()
+    data.reserveCapacity(max(0, Int(info.st_size) - offset))
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     while true {
       let count = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
@@ -90,12 +95,15 @@ enum DurableFile {
   /// file beside it, syncs it, renames it over the old file, then syncs the folder so
   /// that the rename itself survives a crash. A failure leaves the old file untouched.
   ///
-  /// - Parameter fault: A test hook: an `errno` to fail the write with.
+  /// - Parameters:
+  ///   - model: The file whose owner and permissions a new file takes when there is none
+  ///     at `path` yet (a new journal takes its store file's).
+  ///   - fault: A test hook: an `errno` to fail the write with.
   /// - Returns: The stamp of the new file.
   /// - Throws: ``StoreError/diskFull(path:)`` or ``StoreError/writeFailed(path:reason:)``.
-  static func replace(_ path: String, with data: Data, fault: Int32? = nil) throws(StoreError)
-    -> FileStamp
-  {
+  static func replace(
+    _ path: String, with data: Data, modelledOn model: String? = nil, fault: Int32? = nil
+  ) throws(StoreError) -> FileStamp {
     // The hook fails as creating the temporary file would: before there is one, so that
     // a concurrent look at the folder never finds a failed write's file.
     if let fault { throw failure(fault, path) }
@@ -108,7 +116,7 @@ enum DurableFile {
       if !closed { close(fd) }
       if !renamed { unlink(temporary) }
     }
-    keepOwnerAndMode(of: path, on: fd)
+    if !keepOwnerAndMode(of: path, on: fd), let model { keepOwnerAndMode(of: model, on: fd) }
     var written = 0
     while written < data.count {
       let count = data.withUnsafeBytes { bytes in
@@ -131,17 +139,82 @@ enum DurableFile {
     return FileStamp(info)
   }
 
+  /// Appends `data` to the file at `path` and syncs it, after cutting the file back to
+  /// `end` when it is longer (a write cut short by a killed writer left bytes there).
+  /// A failure cuts the file back to `end` again, so that the file never keeps half of
+  /// `data`. Call holding the file's lock.
+  ///
+  /// - Parameters:
+  ///   - end: The length the file had after the last whole write.
+  ///   - inode: The file this writer knows; another (or none) at `path` is not appended to.
+  ///   - fault: A test hook: an `errno` to fail the write with.
+  /// - Returns: The stamp of the file appended to, or `nil` when `path` holds no file,
+  ///   another file, or one shorter than `end` (someone else changed it): then the caller
+  ///   replaces it instead.
+  /// - Throws: ``StoreError/diskFull(path:)`` or ``StoreError/writeFailed(path:reason:)``.
+  static func append(
+    _ path: String, _ data: Data, at end: Int, inode: FileStamp, fault: Int32? = nil
+  ) throws(StoreError) -> FileStamp? {
+    if let fault { throw failure(fault, path) }
+    let fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+    guard fd >= 0 else {
+      if errno == ENOENT { return nil }
+      throw failure(errno, path)
+    }
+    var closed = false
+    defer { if !closed { close(fd) } }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw failure(errno, path) }
+    let current = FileStamp(info)
+    guard (info.st_mode & S_IFMT) == S_IFREG, current.device == inode.device,
+      current.inode == inode.inode, current.size >= Int64(end)
+    else { return nil }
+    if current.size > Int64(end), ftruncate(fd, off_t(end)) != 0 { throw failure(errno, path) }
+    var written = 0
+    while written < data.count {
+      let count = data.withUnsafeBytes { bytes in
+        pwrite(fd, bytes.baseAddress! + written, bytes.count - written, off_t(end + written))
+      }
+      if count < 0 {
+        if errno == EINTR { continue }
+        let code = errno
+        _ = ftruncate(fd, off_t(end))
+        throw failure(code, path)
+      }
+      written += count
+    }
+    guard fsync(fd) == 0 else {
+      let code = errno
+      _ = ftruncate(fd, off_t(end))
+      throw failure(code, path)
+    }
+    guard fstat(fd, &info) == 0 else { throw failure(errno, path) }
+    closed = true
+    // Closing after the write is what inotify reports to the other stores (IN_CLOSE_WRITE).
+    guard close(fd) == 0 else { throw failure(errno, path) }
+    return FileStamp(info)
+  }
+
+  /// Removes the file at `path`, if there is one. Best effort: what is left is stale.
+  static func remove(_ path: String) {
+    _ = unlink(path)
+  }
+
   /// Gives the new file `fd` the owner (where permitted) and permission bits of the file
   /// at `path`, so that a rename over it undoes neither a `chmod` nor a `chown`. A new
   /// store file keeps the temporary file's 0600.
-  private static func keepOwnerAndMode(of path: String, on fd: Int32) {
+  ///
+  /// - Returns: Whether a regular file was at `path`.
+  @discardableResult
+  private static func keepOwnerAndMode(of path: String, on fd: Int32) -> Bool {
     var old = stat()
-    guard stat(path, &old) == 0, (old.st_mode & S_IFMT) == S_IFREG else { return }
+    guard stat(path, &old) == 0, (old.st_mode & S_IFMT) == S_IFREG else { return false }
     // Owner first: changing it may clear set-id bits that the mode then restores.
     if old.st_uid != geteuid() || old.st_gid != getegid() {
       _ = fchown(fd, old.st_uid, old.st_gid)  // EPERM for most users: the file becomes theirs
     }
     _ = fchmod(fd, old.st_mode & 0o7777)
+    return true
   }
 
   /// Resolves a store path once, when the store opens: a relative path against the

@@ -4,8 +4,8 @@ import Dispatch
   import Glibc
 
   /// Watches the folder that holds a store file with inotify, and calls back when an
-  /// event names the file: a writer's rename over it (`IN_MOVED_TO`), a write in place
-  /// (`IN_CLOSE_WRITE`), its creation or deletion. The folder, not the file: every write
+  /// event names the file or its journal: a writer's rename over it (`IN_MOVED_TO`), a
+  /// write in place such as a journal append (`IN_CLOSE_WRITE`), its creation or deletion. The folder, not the file: every write
   /// replaces the file with a new inode, which a watch on the file would lose.
   ///
   /// Events for other names (the lock file, temporary files) are read and ignored.
@@ -21,9 +21,13 @@ import Dispatch
     ///
     /// - Parameters:
     ///   - path: The real path of the store file.
+    ///   - others: Other files in its folder to watch (the journal).
     ///   - queue: Where `onChange` runs.
-    ///   - onChange: Called after a batch of events that named the file.
-    init?(path: String, queue: DispatchQueue, onChange: @escaping @Sendable () -> Void) {
+    ///   - onChange: Called after a batch of events that named one of the files.
+    init?(
+      path: String, others: [String] = [], queue: DispatchQueue,
+      onChange: @escaping @Sendable () -> Void
+    ) {
       let descriptor = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
       guard descriptor >= 0 else { return nil }
       let events =
@@ -33,10 +37,10 @@ import Dispatch
         close(descriptor)
         return nil
       }
-      let name = Array(DurableFile.lastComponent(of: path).utf8)
+      let names = ([path] + others).map { Array(DurableFile.lastComponent(of: $0).utf8) }
       source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
       source.setEventHandler {
-        if Self.readEvents(descriptor, naming: name) { onChange() }
+        if Self.readEvents(descriptor, naming: names) { onChange() }
       }
       source.setCancelHandler { close(descriptor) }
       source.resume()
@@ -49,8 +53,8 @@ import Dispatch
 
     /// Reads every pending event.
     ///
-    /// - Returns: Whether one of them named `name`.
-    private static func readEvents(_ descriptor: Int32, naming name: [UInt8]) -> Bool {
+    /// - Returns: Whether one of them named one of `names`.
+    private static func readEvents(_ descriptor: Int32, naming names: [[UInt8]]) -> Bool {
       var named = false
       var buffer = [UInt8](repeating: 0, count: 8_192)
       let header = MemoryLayout<inotify_event>.size
@@ -66,7 +70,7 @@ import Dispatch
           let start = offset + header
           let end = min(start + length, count)
           let eventName = buffer[start..<end].prefix { $0 != 0 }
-          if eventName.elementsEqual(name) { named = true }
+          if names.contains(where: { eventName.elementsEqual($0) }) { named = true }
           offset = start + length
         }
       }

@@ -17,17 +17,21 @@
 ///     }
 ///
 /// `version` is the app's schema version (see ``StoreMigration``); `format` names the
-/// layout, so that a file of something else is recognised as not a store.
+/// layout, so that a file of something else is recognised as not a store. A large file
+/// also has a `generation`, which names the journal beside it that holds its later
+/// changes (see ``StoreJournal``); a file without one has no journal.
 struct PersistedFile: Equatable, Codable, Sendable {
   static let formatName = "ripple.keyedstore"
 
   var format: String = Self.formatName
   var version: Int
   var values: [String: StoredJSON]
+  var generation: String?
 
-  init(version: Int, values: [String: StoredJSON]) {
+  init(version: Int, values: [String: StoredJSON], generation: String? = nil) {
     self.version = version
     self.values = values
+    self.generation = generation
   }
 
   /// Parses a file's bytes.

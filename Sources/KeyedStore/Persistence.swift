@@ -25,6 +25,12 @@ public struct Persistence: Sendable {
     /// The path as the app gave it, which errors name; ``path`` is the resolved real
     /// path once the store opened.
     var givenPath: String?
+    /// The size from which the store file keeps a journal (see ``StoreJournal``): a
+    /// smaller file is rewritten whole on each write, which costs little.
+    var journalThreshold = 64 * 1_024
+    /// How large the journal may grow, as a fraction of the store file, before the file
+    /// is rewritten with the journal's records in it (in the background).
+    var compactionRatio = 0.25
 
     /// The schema version this code writes: that of the last migration, or 1.
     var schemaVersion: Int { migrations.map(\.version).max().map { max($0, 1) } ?? 1 }
@@ -98,6 +104,18 @@ public struct Persistence: Sendable {
   public var path: String? {
     guard case .file(let options) = kind else { return nil }
     return options.path
+  }
+
+  /// A test hook: keeps a journal from a store file of `threshold` bytes (64 KiB by
+  /// default), and compacts it once it reaches `compactionRatio` × the store file's size
+  /// (a quarter by default).
+  package func journaling(fromFileSize threshold: Int, compactionRatio: Double = 0.25)
+    -> Persistence
+  {
+    guard case .file(var options) = kind else { return self }
+    options.journalThreshold = threshold
+    options.compactionRatio = compactionRatio
+    return Persistence(kind: .file(options))
   }
 
   /// A test hook: makes every file write fail with the `errno` it returns (`ENOSPC` for

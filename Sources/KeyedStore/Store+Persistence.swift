@@ -38,12 +38,14 @@ extension Store {
 
   /// Returns once every value committed before the call is durable in the store's file:
   /// written to a temporary file, synced, renamed over the old file, and the folder
-  /// synced. Does nothing in memory.
+  /// synced — or, for a file of 64 KiB or more, the changed keys appended to the file's
+  /// journal and the journal synced, which costs what changed rather than the whole file
+  /// (see <doc:PersistingState>). Does nothing in memory.
   ///
   /// Writes happen in the background anyway, coalesced, and paced to take at most about a
   /// tenth of the time: after a background write that took *d*, the next waits until
-  /// 9 *d* have passed (10 seconds at most), so a large file that changes constantly is
-  /// rewritten every few seconds, not continuously. Call this where losing the last
+  /// 9 *d* have passed (10 seconds at most), so a file that changes constantly is not
+  /// written continuously. Call this where losing the last
   /// moments of state matters — before the process exits, say (a normal exit flushes
   /// every open store for you).
   ///
@@ -117,7 +119,8 @@ extension Store {
   /// when it opened (see <doc:PersistingState>).
   public var persistencePath: String? { persistence?.givenPath }
 
-  /// How many times this store replaced its file: for tests and benchmarks of write
-  /// coalescing, which import KeyedStore with `@_spi(Testing)`.
+  /// How many times this store wrote its file (replaced it, or appended to its journal):
+  /// for tests and benchmarks of write coalescing, which import KeyedStore with
+  /// `@_spi(Testing)`.
   @_spi(Testing) public var persistedWriteCount: Int { persistence?.writeCount ?? 0 }
 }

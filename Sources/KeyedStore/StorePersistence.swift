@@ -13,9 +13,12 @@ import ReactiveCore
 /// A stage only marks its entry dirty (under the store's lock) and, for the first dirty
 /// entry since the last write, queues a write on ``queue``; everything else happens off
 /// the staging thread. A write cycle takes the dirty entries' values, encodes them,
-/// and, holding the file lock, reads the file, merges them over it (per key, the last
-/// writer wins) and replaces the file atomically. Values another store wrote meanwhile
-/// are delivered to this store's observers as ordinary mutations.
+/// and, holding the file lock, brings in what changed in the file, merges them over it
+/// (per key, the last writer wins) and writes: a small file is replaced atomically; a
+/// large one gets the changed keys appended to its journal (``StoreJournal``), and is
+/// rewritten with the journal in it, in the background, once the journal has grown.
+/// Values another store wrote meanwhile are delivered to this store's observers as
+/// ordinary mutations.
 ///
 /// # Thread safety
 /// `cycle` guards the write cycle and what the store believes the file holds; it is
@@ -47,6 +50,12 @@ final class StorePersistence: Sendable {
     var stamp: FileStamp?
     /// The schema version of the file then; `nil` when there was no file.
     var fileVersion: Int?
+    /// The file's generation then: the journal it has, if any (see ``StoreJournal``).
+    var generation: String?
+    /// What this store last read or wrote of the journal.
+    var journal = JournalState()
+    /// Whether a compaction is queued.
+    var isCompactionQueued = false
     var writes = 0
     var isClosed = false
     /// Why the last change check failed, while that stands: published once, and thrown
@@ -64,6 +73,8 @@ final class StorePersistence: Sendable {
 
   /// The real path of the store file, which every file operation uses.
   var path: String { options.path }
+  /// The real path of its journal.
+  var journalPath: String { StoreJournal.path(for: options.path) }
   /// The path the app gave, which errors and ``Store/persistencePath`` name.
   var givenPath: String { options.givenPath ?? options.path }
 
@@ -74,7 +85,7 @@ final class StorePersistence: Sendable {
 
   private init(
     options: Persistence.FileOptions, storage: StoreStorage, deliveries: DeliveryDrain,
-    fileLock: FileLock, known: [String: StoredJSON], stamp: FileStamp?
+    fileLock: FileLock, snapshot: FileSnapshot?
   ) {
     self.options = options
     self.storage = storage
@@ -82,7 +93,8 @@ final class StorePersistence: Sendable {
     self.fileLock = fileLock
     cycle = LockedBox(
       CycleState(
-        known: known, stamp: stamp, fileVersion: stamp == nil ? nil : options.schemaVersion))
+        known: snapshot?.values ?? [:], stamp: snapshot?.stamp, fileVersion: snapshot?.version,
+        generation: snapshot?.generation, journal: snapshot?.journal ?? JournalState()))
   }
 
   deinit {
@@ -118,49 +130,121 @@ final class StorePersistence: Sendable {
     // Before the lock and any open: a FIFO here must not block.
     try DurableFile.checkRegularIfPresent(path)
     let fileLock = try FileLock(path: path + ".lock")
-    let (values, stamp) = try fileLock.withExclusiveLock(timeout: options.lockTimeout, for: path) {
-      () throws(StoreError) -> ([String: StoredJSON], FileStamp?) in
+    let snapshot = try fileLock.withExclusiveLock(timeout: options.lockTimeout, for: path) {
+      () throws(StoreError) -> FileSnapshot? in
       // Every writer holds the lock while its temporary file exists: any left now
       // belongs to a writer that died mid-write.
       DurableFile.removeStaleTemporaries(of: path)
-      guard let (file, stamp) = try readFile(options) else { return ([:], nil) }
+      DurableFile.removeStaleTemporaries(of: StoreJournal.path(for: path))
+      guard var snapshot = try readFile(options, movingCorruptAside: true) else { return nil }
       let version = options.schemaVersion
-      if file.version > version {
-        throw .newerVersion(path: path, found: file.version, supported: version)
+      if snapshot.version > version {
+        throw .newerVersion(path: path, found: snapshot.version, supported: version)
       }
       guard
-        let migrated = try options.migrations.migrate(file.values, from: file.version, path: path)
-      else { return (file.values, stamp) }
-      // Every step succeeded: only now is the file rewritten.
-      let data = try encode(PersistedFile(version: version, values: migrated), path: path)
-      return (migrated, try DurableFile.replace(path, with: data, fault: options.writeFault?()))
+        let migrated = try options.migrations.migrate(
+          snapshot.values, from: snapshot.version, path: path)
+      else { return snapshot }
+      // Every step succeeded: only now is the file rewritten (with the journal in it).
+      let (stamp, generation) = try rewrite(migrated, options: options)
+      snapshot = FileSnapshot(
+        values: migrated, version: version, stamp: stamp, generation: generation,
+        journal: JournalState())
+      return snapshot
     }
     storage.withLock { state in
       state.filePath = options.givenPath ?? path
-      state.stored = values
+      state.stored = snapshot?.values ?? [:]
     }
     let persistence = StorePersistence(
       options: options, storage: storage, deliveries: deliveries, fileLock: fileLock,
-      known: values, stamp: stamp)
+      snapshot: snapshot)
     if let interval = options.changeCheckInterval { persistence.watch(every: interval) }
     OpenStores.add(persistence)
     return persistence
   }
 
-  /// Reads and parses the file, moving a corrupt one aside when the options say so.
+  /// Reads and parses the file and its journal, moving a corrupt one aside when
+  /// `movingCorruptAside` and the options say so.
   ///
-  /// - Returns: The file and its stamp, or `nil` when there is none (any more).
-  private static func readFile(_ options: Persistence.FileOptions) throws(StoreError) -> (
-    PersistedFile, FileStamp
-  )? {
-    guard let (data, stamp) = try DurableFile.read(options.path) else { return nil }
-    do throws(StoreError) {
-      return (try PersistedFile.parse(data, path: options.path), stamp)
-    } catch {
-      guard case .corruptFile = error, options.ifCorrupt == .moveAside else { throw error }
-      _ = try DurableFile.moveAside(options.path)
-      return nil
+  /// Without the file lock, a writer may rewrite the file between the reads of the file
+  /// and of its journal (removing the journal read against): then both are read again.
+  ///
+  /// - Returns: The values with the journal applied, or `nil` when there is no file (any
+  ///   more).
+  private static func readFile(_ options: Persistence.FileOptions, movingCorruptAside: Bool)
+    throws(StoreError) -> FileSnapshot?
+  {
+    var attempt = 0
+    while true {
+      attempt += 1
+      guard let (data, stamp) = try DurableFile.read(options.path) else { return nil }
+      let file: PersistedFile
+      do throws(StoreError) {
+        file = try PersistedFile.parse(data, path: options.path)
+      } catch {
+        guard case .corruptFile = error, movingCorruptAside, options.ifCorrupt == .moveAside
+        else { throw error }
+        _ = try DurableFile.moveAside(options.path)
+        return nil
+      }
+      var snapshot = FileSnapshot(
+        values: file.values, version: file.version, stamp: stamp, generation: file.generation,
+        journal: JournalState())
+      try readJournal(into: &snapshot, options, movingCorruptAside: movingCorruptAside)
+      if attempt >= 8 || DurableFile.stamp(options.path) == stamp { return snapshot }
     }
+  }
+
+  /// Reads the whole journal and applies its records to `snapshot`, when it belongs to
+  /// the file's generation; a stale one (or none) leaves the values as they are.
+  private static func readJournal(
+    into snapshot: inout FileSnapshot, _ options: Persistence.FileOptions,
+    movingCorruptAside: Bool
+  ) throws(StoreError) {
+    let journalPath = StoreJournal.path(for: options.path)
+    guard let (data, stamp) = try DurableFile.read(journalPath) else { return }
+    guard let generation = snapshot.generation else {
+      snapshot.journal = JournalState(stamp: stamp, end: data.count, isLive: false)
+      return
+    }
+    let contents: StoreJournal.Contents
+    do throws(StoreError) {
+      contents = try StoreJournal.parse(data, from: 0, path: journalPath)
+    } catch {
+      guard movingCorruptAside, options.ifCorrupt == .moveAside else { throw error }
+      _ = try DurableFile.moveAside(journalPath)
+      return
+    }
+    let isLive = contents.header?.generation == generation
+    snapshot.journal = JournalState(stamp: stamp, end: contents.end, isLive: isLive)
+    guard isLive else { return }
+    for record in contents.records {
+      snapshot.values.merge(record) { _, new in new }
+    }
+  }
+
+  /// Replaces the file with `values` at the store's schema version, then removes the
+  /// journal, whose records are in the file now. A file of ``Persistence/FileOptions/journalThreshold``
+  /// bytes or more gets a new generation, which starts a new journal.
+  ///
+  /// - Returns: The new file's stamp and generation.
+  private static func rewrite(_ values: [String: StoredJSON], options: Persistence.FileOptions)
+    throws(StoreError) -> (FileStamp, String?)
+  {
+    let version = options.schemaVersion
+    var generation: String?
+    var data = try encode(PersistedFile(version: version, values: values), path: options.path)
+    if data.count >= options.journalThreshold {
+      generation = StoreJournal.newGeneration()
+      data = try encode(
+        PersistedFile(version: version, values: values, generation: generation),
+        path: options.path)
+    }
+    let stamp = try DurableFile.replace(options.path, with: data, fault: options.writeFault?())
+    // After the rename: a journal left by a crash here is stale (another generation).
+    DurableFile.remove(StoreJournal.path(for: options.path))
+    return (stamp, generation)
   }
 
   private static func encode(_ file: PersistedFile, path: String) throws(StoreError) -> Data {
@@ -178,9 +262,9 @@ final class StorePersistence: Sendable {
   ///
   /// Background writes are paced to take at most about a tenth of the time: after a
   /// write that took *d*, the next background write waits until 9 *d* have passed, and
-  /// every stage meanwhile joins it. A small file (a write of a millisecond) is written
-  /// almost at once; a file of 100,000 keys, whose rewrite takes a third of a second, is
-  /// written every few seconds however often it changes, instead of all the time.
+  /// every stage meanwhile joins it. A write of a millisecond (a small file, or a journal
+  /// append) is made almost at once; a slow one (a disk that syncs slowly) waits longer,
+  /// however often the store changes, instead of writing all the time.
   /// `flush()` and the exit flush are never delayed.
   @usableFromInline
   func requestWrite() {
@@ -272,7 +356,7 @@ final class StorePersistence: Sendable {
     #endif
   }
 
-  /// How many times this store replaced its file.
+  /// How many times this store wrote its file: replaced it, or appended to its journal.
   var writeCount: Int { cycle.withLock { $0.writes } }
 
   /// One write cycle, then the delivery of what other stores changed.
@@ -394,53 +478,189 @@ final class StorePersistence: Sendable {
     into state: inout CycleState, except encoded: [String: StoredJSON], movingCorruptAside: Bool
   ) throws(StoreError) {
     let stamp = DurableFile.stamp(path)
-    guard stamp == nil || stamp != state.stamp else { return }
-    let read: (PersistedFile, FileStamp)?
-    if movingCorruptAside {
-      read = try Self.readFile(options)
-    } else {
-      read = try DurableFile.read(path).map { (data, stamp) throws(StoreError) in
-        (try PersistedFile.parse(data, path: path), stamp)
+    if let stamp, stamp == state.stamp {
+      let journalStamp = DurableFile.stamp(journalPath)
+      if journalStamp == state.journal.stamp { return }
+      // Only the journal changed: read what was appended since.
+      if let journalStamp, try absorbJournal(into: &state, stamp: journalStamp, except: encoded) {
+        state.watchFailure = nil
+        return
       }
     }
-    guard let (file, newStamp) = read else {
+    guard let snapshot = try Self.readFile(options, movingCorruptAside: movingCorruptAside) else {
       // Deleted: the store keeps its values, and its next write recreates the file.
       state.stamp = nil
       state.fileVersion = nil
+      state.generation = nil
+      state.journal = JournalState()
       state.watchFailure = nil
       return
     }
     let version = options.schemaVersion
-    if file.version > version {
-      throw .newerVersion(path: path, found: file.version, supported: version)
+    if snapshot.version > version {
+      throw .newerVersion(path: path, found: snapshot.version, supported: version)
     }
     // A file of an older version (an older build wrote it since) is migrated whenever
     // it is read; the next write labels it with this version.
     let values =
-      try options.migrations.migrate(file.values, from: file.version, path: path) ?? file.values
+      try options.migrations.migrate(snapshot.values, from: snapshot.version, path: path)
+      ?? snapshot.values
     noteExternal(FileChanges(from: state.known, to: values), except: encoded)
     state.known = values
-    state.stamp = newStamp
-    state.fileVersion = file.version
+    state.stamp = snapshot.stamp
+    state.fileVersion = snapshot.version
+    state.generation = snapshot.generation
+    state.journal = snapshot.journal
     state.watchFailure = nil
+  }
+
+  /// Reads the records appended to the journal since this store last read or wrote it,
+  /// when the file itself is unchanged, and notes what they changed.
+  ///
+  /// - Returns: Whether that sufficed; `false` when the journal is another one (or was
+  ///   cut, or does not parse), and the file and journal must be read whole.
+  private func absorbJournal(
+    into state: inout CycleState, stamp: FileStamp, except encoded: [String: StoredJSON]
+  ) throws(StoreError) -> Bool {
+    var offset = 0
+    if let known = state.journal.stamp {
+      guard known.device == stamp.device, known.inode == stamp.inode,
+        stamp.size >= Int64(state.journal.end), state.journal.isLive
+      else { return false }
+      offset = state.journal.end
+    }
+    guard let (data, readStamp) = try DurableFile.read(journalPath, from: offset),
+      readStamp.device == stamp.device, readStamp.inode == stamp.inode
+    else { return false }
+    let contents: StoreJournal.Contents
+    do throws(StoreError) {
+      contents = try StoreJournal.parse(data, from: offset, path: journalPath)
+    } catch {
+      return false
+    }
+    if offset == 0 {
+      guard let generation = state.generation, contents.header?.generation == generation else {
+        // Stale: nothing in it applies to this file.
+        state.journal = JournalState(stamp: readStamp, end: contents.end, isLive: false)
+        return true
+      }
+    }
+    var changes = FileChanges()
+    for record in contents.records {
+      for (name, value) in record where state.known[name] != value {
+        state.known[name] = value
+        changes.changed[name] = value
+      }
+    }
+    state.journal = JournalState(stamp: readStamp, end: contents.end, isLive: true)
+    noteExternal(changes, except: encoded)
+    return true
   }
 
   /// Puts `encoded` over the file's current values and replaces the file, unless it
   /// already says that. Holds the file lock.
+  ///
+  /// A file with a generation gets only the changed keys, appended to its journal as one
+  /// line (so that a file holds a whole batch or none of it); any other file is
+  /// rewritten whole.
   private func merge(_ encoded: [String: StoredJSON], into state: inout CycleState)
     throws(StoreError)
   {
     try absorbFile(into: &state, except: encoded, movingCorruptAside: true)
     let version = options.schemaVersion
-    var merged = state.known
-    for (name, value) in encoded { merged[name] = value }
-    if state.fileVersion == version, state.known == merged { return }  // the file says this
-    let data = try Self.encode(PersistedFile(version: version, values: merged), path: path)
-    state.stamp = try DurableFile.replace(path, with: data, fault: options.writeFault?())
+    var changed: [String: StoredJSON] = [:]
+    for (name, value) in encoded where state.known[name] != value { changed[name] = value }
+    if state.fileVersion == version, changed.isEmpty { return }  // the file says this
+    if state.fileVersion == version, state.generation != nil {
+      try append(changed, to: &state)
+    } else {
+      var merged = state.known
+      merged.merge(changed) { _, new in new }
+      try rewriteFile(with: merged, into: &state)
+    }
     OpenStores.noteWritten(encoded, to: path)
-    state.known = merged
-    state.fileVersion = version
     state.writes += 1
+  }
+
+  /// Appends `changed` to the journal as one line, starting the journal of the file's
+  /// generation when there is none yet (or only a stale one), and queues a compaction
+  /// once the journal has grown. Holds the file lock.
+  private func append(_ changed: [String: StoredJSON], to state: inout CycleState)
+    throws(StoreError)
+  {
+    guard let generation = state.generation else { return }
+    let line: Data
+    do {
+      line = try StoreJournal.recordLine(changed)
+    } catch {
+      throw .writeFailed(path: journalPath, reason: describe(error))
+    }
+    var stamp: FileStamp?
+    if state.journal.isLive, let known = state.journal.stamp {
+      stamp = try DurableFile.append(
+        journalPath, line, at: state.journal.end, inode: known, fault: options.writeFault?())
+      if stamp != nil { state.journal.end += line.count }
+    }
+    if stamp == nil {
+      var data: Data
+      do {
+        data = try StoreJournal.headerLine(generation: generation)
+      } catch {
+        throw .writeFailed(path: journalPath, reason: describe(error))
+      }
+      data.append(line)
+      stamp = try DurableFile.replace(
+        journalPath, with: data, modelledOn: path, fault: options.writeFault?())
+      state.journal.end = data.count
+      state.journal.isLive = true
+    }
+    state.journal.stamp = stamp
+    state.known.merge(changed) { _, new in new }
+    if needsCompaction(state), !state.isCompactionQueued {
+      state.isCompactionQueued = true
+      queue.async { [weak self] in self?.compact() }
+    }
+  }
+
+  /// Rewrites the file whole with `values` (removing the journal), and notes it.
+  private func rewriteFile(with values: [String: StoredJSON], into state: inout CycleState)
+    throws(StoreError)
+  {
+    let (stamp, generation) = try Self.rewrite(values, options: options)
+    state.stamp = stamp
+    state.generation = generation
+    state.journal = JournalState()
+    state.known = values
+    state.fileVersion = options.schemaVersion
+  }
+
+  /// Whether the journal has grown past ``Persistence/FileOptions/compactionRatio`` of
+  /// the file.
+  private func needsCompaction(_ state: CycleState) -> Bool {
+    guard state.journal.isLive, let size = state.stamp?.size else { return false }
+    return Double(state.journal.end) > Double(size) * options.compactionRatio
+  }
+
+  /// Rewrites the file with the journal's records in it, once the journal has grown: on
+  /// ``queue``, so that no flush waits for it to start, holding the file lock. A failure
+  /// leaves the file and journal as they were, and is published.
+  func compact() {
+    do throws(StoreError) {
+      try cycle.withLock { state throws(StoreError) in
+        state.isCompactionQueued = false
+        guard !state.isClosed else { return }
+        try fileLock.withExclusiveLock(timeout: options.lockTimeout, for: path) {
+          () throws(StoreError) in
+          try absorbFile(into: &state, except: [:], movingCorruptAside: true)
+          guard state.fileVersion == options.schemaVersion, needsCompaction(state) else { return }
+          try rewriteFile(with: state.known, into: &state)
+          state.writes += 1
+        }
+      }
+    } catch {
+      errors.send(reported(error))
+    }
+    deliverExternalChanges()
   }
 
   // MARK: Watching
@@ -451,7 +671,8 @@ final class StorePersistence: Sendable {
   private func watch(every interval: Duration) {
     var pollInterval = interval
     #if canImport(Glibc)
-      let watcher = FolderWatcher(path: path, queue: queue) { [weak self] in
+      let watcher = FolderWatcher(path: path, others: [journalPath], queue: queue) {
+        [weak self] in
         self?.checkInBackground()
       }
       if let watcher {
@@ -521,10 +742,31 @@ final class StorePersistence: Sendable {
   }
 }
 
+/// What a store read of its file: the values with the journal applied.
+struct FileSnapshot {
+  var values: [String: StoredJSON]
+  var version: Int
+  var stamp: FileStamp
+  var generation: String?
+  var journal: JournalState
+}
+
+/// What a store last read or wrote of the journal (see ``StoreJournal``).
+struct JournalState: Equatable {
+  /// Its stamp; `nil` when there was none.
+  var stamp: FileStamp?
+  /// The offset after its last whole line: where the next read or append starts.
+  var end = 0
+  /// Whether it belongs to the file's generation, so that appends go to it.
+  var isLive = false
+}
+
 /// How the file's values differ from what a store last knew.
 struct FileChanges {
   var changed: [String: StoredJSON] = [:]
   var removed: [String] = []
+
+  init() {}
 
   init(from old: [String: StoredJSON], to new: [String: StoredJSON]) {
     for (name, value) in new where old[name] != value { changed[name] = value }

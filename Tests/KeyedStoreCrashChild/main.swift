@@ -17,6 +17,10 @@ import KeyedStore
 //                                              store still open
 //   KeyedStoreCrashChild increment PATH N      adds 1 to "counter" N times with
 //                                              update(_:for:_:), then prints "done"
+//
+// A mode with the suffix "-journal" (crash-journal, writer-journal, increment-journal)
+// opens the store so that it keeps a journal from the first write and compacts it once
+// it reaches half the file: every write appends, and compactions come often.
 
 /// The keys a crash batch stages together: a committed batch has `mirror == counter`,
 /// `double == 2 * counter` and `label == "batch <counter>"`.
@@ -54,18 +58,25 @@ enum ExitKeys {
 /// the exit handler can write what they hold.
 nonisolated(unsafe) var keptOpen: [Store] = []
 
+/// The mode without its "-journal" suffix, and whether it had one.
+let (mode, journaling) =
+  arguments[1].hasSuffix("-journal")
+  ? (String(arguments[1].dropLast("-journal".count)), true) : (arguments[1], false)
+
 do {
-  let store = try Store(persistence: .file(path: path, changeCheckInterval: nil))
-  switch arguments[1] {
+  var persistence = Persistence.file(path: path, changeCheckInterval: nil)
+  if journaling { persistence = persistence.journaling(fromFileSize: 0, compactionRatio: 0.5) }
+  let store = try Store(persistence: persistence)
+  switch mode {
   case "exit", "return":
-    guard arguments.count == 4 else { fail("\(arguments[1]) PATH VALUE") }
+    guard arguments.count == 4 else { fail("\(mode) PATH VALUE") }
     store.stage(arguments[3], for: ExitKeys.value)
     try store.batch { batch in
       batch.stage(1, for: ExitKeys.first)
       batch.stage(2, for: ExitKeys.second)
     }
     keptOpen.append(store)
-    if arguments[1] == "exit" { exit(0) }
+    if mode == "exit" { exit(0) }
   case "crash":
     var counter = store.value(for: CrashKeys.counter) ?? 0
     while true {

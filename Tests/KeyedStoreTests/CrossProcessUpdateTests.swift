@@ -5,16 +5,19 @@ import Testing
 
 @Suite struct CrossProcessUpdateTests {
   /// Three processes each add 1 to one key 50 times with `update(_:for:_:)`, at once,
-  /// while this process adds 50 more: not one increment is lost.
-  @Test func incrementsFromSeveralProcessesAllLand() throws {
+  /// while this process adds 50 more: not one increment is lost. In `increment-journal`
+  /// mode every store keeps a journal, so each update is an append.
+  @Test(arguments: ["increment", "increment-journal"])
+  func incrementsFromSeveralProcessesAllLand(mode: String) throws {
     guard let program = childProgram() else {
       Issue.record("KeyedStoreCrashChild was not built beside the tests")
       return
     }
     let folder = TemporaryFolder()
-    let store = try openStore(folder.file())
+    let store =
+      mode == "increment" ? try openStore(folder.file()) : try openJournaling(folder.file())
     let children = try (0..<3).map { _ in
-      try ChildProcess(program, ["increment", folder.file(), "50"])
+      try ChildProcess(program, [mode, folder.file(), "50"])
     }
     for _ in 0..<50 { store.update(0, for: .counter) { $0 += 1 } }
     for child in children {

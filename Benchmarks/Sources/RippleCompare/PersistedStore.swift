@@ -59,4 +59,55 @@ enum PersistedStoreWorkloads {
         + "\(bytesRead / 1_024) KiB in use (checksum \(total & 0xFF))")
     try? FileManager.default.removeItem(atPath: folder)
   }
+
+  /// `store_paced_stage_cpu` (issue 32 item 5): a store persisting K keys, one of them
+  /// staged every 20 ms for `seconds`, with no flush: the share of a core the process
+  /// spends (its user + system time ÷ the time that passed), background writes included.
+  static func pacedStageCPU(seconds: Double) -> [String: Double] {
+    var figures: [String: Double] = [:]
+    var line = "store_paced_stage_cpu: a key staged every 20 ms for \(format(seconds)) s →"
+    for keys in [10, 10_000, 100_000] {
+      let path = "\(folder)/paced-\(keys).json"
+      let store = try! Store(persistence: .file(path: path, changeCheckInterval: nil))
+      let names = (0..<keys).map { StoreKey<Int>("key.\($0)") }
+      try! store.batch { batch in
+        for key in names { batch.stage(0, for: key) }
+      }
+      try! store.flush()
+      store.stage(-1, for: names[0])
+      try! store.flush()
+      let cpuStart = processCPUSeconds()
+      let start = DispatchTime.now().uptimeNanoseconds
+      let end = start + UInt64(seconds * 1e9)
+      var next = start
+      var value = 1
+      while next < end {
+        store.stage(value, for: names[0])
+        value += 1
+        next += 20_000_000
+        let now = DispatchTime.now().uptimeNanoseconds
+        if next > now { usleep(UInt32((next - now) / 1_000)) }
+      }
+      let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+      let share = (processCPUSeconds() - cpuStart) / wall
+      try! store.close()
+      figures["keys_\(keys)_core_percent"] = share * 100
+      line += " \(keys) keys \(String(format: "%.1f", share * 100))%"
+    }
+    print(line + " of a core")
+    try? FileManager.default.removeItem(atPath: folder)
+    return figures
+  }
+
+  /// The process's user + system CPU time so far.
+  private static func processCPUSeconds() -> Double {
+    var usage = rusage()
+    #if canImport(Glibc)
+      getrusage(RUSAGE_SELF.rawValue, &usage)
+    #else
+      getrusage(RUSAGE_SELF, &usage)
+    #endif
+    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+      + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+  }
 }

@@ -12,7 +12,8 @@ import Workloads
 //   swift run -c release --package-path Benchmarks RippleCompare [--quick] [--json FILE]
 //   RippleCompare --svg FILE              also draws the ratios as an SVG chart (Chart.swift)
 //   RippleCompare --only scaling          only the scaling rows of Growth.swift
-//   RippleCompare --only NAME,NAME       measures only the workloads named
+//   RippleCompare --only NAME,NAME       measures only the workloads named (the store rows:
+//                                        scaling_store_persisted_flush, store_paced_stage_cpu)
 //   RippleCompare --profile WORKLOAD N   runs only Ripple's side, N operations, once: for
 //                                        callgrind (two N values give instructions per op)
 //   RippleCompare --store-child …        (hidden) the second process of the cross-process
@@ -250,6 +251,9 @@ print(
   "count check: 1,000 sets then one render pass → \(RippleWorkloads.layoutsPerPassAfterThousandSets()) layout(s) per node"
 )
 if selected("store_stage_notify_persisted") { PersistedStoreWorkloads.printFigures() }
+if selected("store_paced_stage_cpu") {
+  json["store_paced_stage_cpu"] = PersistedStoreWorkloads.pacedStageCPU(seconds: quick ? 2 : 6)
+}
 if selected("terminal_frame_bytes") { RenderLoopBenchmarks.printFigures() }
 if let repaint = results.first(where: { $0.0 == "terminal_full_repaint" })?.1,
   let baseline = repaint.baseline

@@ -17,9 +17,17 @@ import Synchronization
 /// extra mirror children to show). It is one final class, specialised with the operator
 /// for the caller's types, so a value costs one closure call and no dynamic dispatch.
 ///
+/// The judgement is let go when the subscription ends (a finish, a failure, the judgement
+/// ending it, or a cancel), so that what the operator's closure captures is released even
+/// while the subscriber keeps this subscription.
+///
 /// - Note: Thread-safe. `lock` guards `state`; it is never held while calling upstream,
-///   downstream or ``judge(_:)``. `phase` mirrors `state` so that a value passes without
-///   taking the lock.
+///   downstream or ``judge``, nor while releasing it. `phase` mirrors `state` so that a
+///   value passes without taking the lock, and carries a `judging` bit while a value is
+///   being judged: whoever ends the subscription releases `judge` when that bit is clear,
+///   and the judging value releases it when the end came while it ran (a cancel from
+///   another thread, or from inside the judgement), so `judge` is never read and cleared
+///   at once.
 @usableFromInline
 final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
   Subscriber,
@@ -44,6 +52,11 @@ final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Sub
     case awaitingSubscription, connected, completed
   }
 
+  /// Set in `phase` (beside `connected`, or beside `completed` if the end came meanwhile)
+  /// while a value is being judged.
+  @usableFromInline
+  static var judging: UInt8 { 4 }
+
   /// The lock that guards `state`.
   @usableFromInline
   let lock = Lock()
@@ -58,9 +71,11 @@ final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Sub
   @usableFromInline
   let description: String
   /// Decides what to do with one value: emit it (or a transformed one), drop it, finish,
-  /// or fail.
+  /// or fail; `nil` once the subscription has ended. Read only by a value that set the
+  /// `judging` bit, cleared only by the one owner the bit designates (see the type's note).
   @usableFromInline
-  let judge: (Input) -> Step
+  @exclusivity(unchecked)
+  var judge: ((Input) -> Step)?
   /// Mirror children beyond the downstream, for operators that keep state.
   @usableFromInline
   let extraMirrorChildren: (() -> [Mirror.Child])?
@@ -100,6 +115,29 @@ final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Sub
     phase.store(nextPhase.rawValue, ordering: .releasing)
   }
 
+  /// Moves `state` to `.completed`. Call with the lock held; release what it returns after
+  /// unlocking.
+  ///
+  /// - Returns: the judgement, if this end is the one to let it go: the subscription had
+  ///   not ended yet and no value is being judged (a judging value lets it go itself).
+  @inlinable
+  func complete() -> ((Input) -> Step)? {
+    state = .completed
+    let ended = Phase.completed.rawValue
+    var observed = phase.load(ordering: .relaxed)
+    while true {
+      // Keep the judging bit, so that the judging value sees the end when it is done.
+      let (exchanged, original) = phase.compareExchange(
+        expected: observed, desired: ended | (observed & Self.judging),
+        ordering: .acquiringAndReleasing)
+      if exchanged { break }
+      observed = original
+    }
+    // Already ended, or a value is being judged: not this end's to let go.
+    guard observed & Self.judging == 0, observed != ended else { return nil }
+    return judge.take()
+  }
+
   // MARK: Subscriber
 
   @usableFromInline
@@ -117,15 +155,36 @@ final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Sub
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    switch Phase(rawValue: phase.load(ordering: .acquiring)) {
-    case .awaitingSubscription?:
+    let connected = Phase.connected.rawValue
+    let claimed = connected | Self.judging
+    let step: Step
+    switch phase.load(ordering: .acquiring) {
+    case connected:
+      // A cancel from another thread between the load and here leaves nothing to judge.
+      guard
+        phase.compareExchange(expected: connected, desired: claimed, ordering: .acquiring)
+          .exchanged
+      else { return .none }
+      // The bit keeps `judge` in place while it runs: an end leaves it alone meanwhile.
+      step = judge!(input)
+      if !phase.compareExchange(
+        expected: claimed, desired: connected, ordering: .acquiringAndReleasing
+      ).exchanged {
+        // The subscription ended while the value was judged and left the judgement to
+        // this thread: nothing else touches it now.
+        phase.store(Phase.completed.rawValue, ordering: .releasing)
+        judge = nil
+      }
+    case claimed:
+      // Sent from inside the judgement itself (upstream calls are serial, so this is the
+      // judging thread): the outer value's claim covers this one too.
+      step = judge!(input)
+    case Phase.awaitingSubscription.rawValue:
       preconditionFailure("Invalid state: Received value before receiving subscription")
-    case .completed?, nil:
+    default:
       return .none
-    case .connected?:
-      break
     }
-    switch judge(input) {
+    switch step {
     case .emit(let output):
       return downstream.receive(output)
     case .drop:
@@ -148,8 +207,9 @@ final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Sub
     case .completed:
       lock.unlock()
     case .connected:
-      enter(.completed)
+      let released = complete()
       lock.unlock()
+      withExtendedLifetime(released) {}
       // The downstream's failure type is the upstream's or `any Error`.
       downstream.receive(completion: completion.mapError { $0 as! Downstream.Failure })
     }
@@ -164,8 +224,9 @@ final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Sub
       lock.unlock()
       return
     }
-    enter(.completed)
+    let released = complete()
     lock.unlock()
+    withExtendedLifetime(released) {}
     subscription.cancel()
     downstream.receive(completion: completion)
   }
@@ -197,8 +258,9 @@ final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Sub
     } else {
       subscription = nil
     }
-    enter(.completed)
+    let released = complete()
     lock.unlock()
+    withExtendedLifetime(released) {}
     subscription?.cancel()
   }
 }

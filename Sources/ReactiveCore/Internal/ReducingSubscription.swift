@@ -25,11 +25,13 @@ enum ReductionStep<Failure: Error> {
 /// - Values and completions after the end, or before the subscription, are ignored.
 ///
 /// The fold is a closure over the stored result: it runs once per value, outside the lock,
-/// and allocates nothing of its own.
+/// and allocates nothing of its own. It is let go at the end (a finish, a failure, the fold
+/// ending the reduction, or a cancel), as in Combine, so that whatever the operator's
+/// closure captures is released even while the subscriber keeps this subscription.
 ///
-/// - Invariant: `lock` guards ``ReductionState`` (the status and the flags) and, outside
-///   the value path, `result`; it is never held while calling upstream, downstream or the
-///   fold. `result` is written only by the fold, which upstream never runs concurrently
+/// - Invariant: `lock` guards ``ReductionState`` (the status and the flags), `fold` and,
+///   outside the value path, `result`; it is never held while calling upstream, downstream
+///   or the fold, nor while the fold is released (its captures' deinits are user code). `result` is written only by the fold, which upstream never runs concurrently
 ///   with itself or with its completion, and read under the lock once upstream is done:
 ///   so it has one writer at a time without the lock, which is why its run-time
 ///   exclusivity check is off (the fold runs on it in place, once per value).
@@ -50,8 +52,11 @@ CustomPlaygroundDisplayConvertible, @unchecked Sendable
   private let initial: Downstream.Input?
   /// The subscriber, held for this object's whole life as in Combine.
   private let downstream: Downstream
-  /// The fold, run for each value.
-  private let fold: Fold
+  /// The fold, run for each value; `nil` once the reduction has ended. Guarded by `lock`:
+  /// a value copies it out under the lock, so a cancel on another thread may clear it while
+  /// the copy runs.
+  @exclusivity(unchecked)
+  private var fold: Fold?
 
   /// The operator's name, as Combine spells it.
   let description: String
@@ -101,7 +106,7 @@ CustomPlaygroundDisplayConvertible, @unchecked Sendable
   /// Folds one value; ends the reduction early when the fold says so.
   final func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
-    guard case .subscribed = state.status else {
+    guard case .subscribed = state.status, let fold else {
       lock.unlock()
       return .none
     }
@@ -119,17 +124,20 @@ CustomPlaygroundDisplayConvertible, @unchecked Sendable
     }
     state.status = .terminal
     state.upstreamCompleted = true
+    let released = self.fold.take()
     guard case .fail(let failure) = step else {
       state.completed = state.downstreamRequested
       let deliver = state.completed
       let result = self.result
       lock.unlock()
+      withExtendedLifetime(released) {}
       subscription.cancel()
       if deliver { send(result) }
       return .none
     }
     state.completed = true
     lock.unlock()
+    withExtendedLifetime(released) {}
     subscription.cancel()
     downstream.receive(completion: .failure(failure))
     return .none
@@ -144,16 +152,19 @@ CustomPlaygroundDisplayConvertible, @unchecked Sendable
     }
     state.status = .terminal
     state.upstreamCompleted = true
+    let released = fold.take()
     switch completion {
     case .finished:
       state.completed = state.downstreamRequested
       let deliver = state.completed
       let result = self.result
       lock.unlock()
+      withExtendedLifetime(released) {}
       if deliver { send(result) }
     case .failure(let failure):
       state.completed = true
       lock.unlock()
+      withExtendedLifetime(released) {}
       // The downstream's failure type is the upstream's or `any Error`.
       downstream.receive(completion: .failure(failure as! Downstream.Failure))
     }
@@ -189,7 +200,15 @@ CustomPlaygroundDisplayConvertible, @unchecked Sendable
   /// Cancels upstream once; before the subscription arrives it does nothing, as in
   /// Combine.
   final func cancel() {
-    guard let subscription = terminate(alsoUnderLock: { $0.cancelled = true }) else { return }
+    var released: Fold?
+    guard
+      let subscription = terminate(alsoUnderLock: {
+        $0.cancelled = true
+        released = fold.take()
+      })
+    else { return }
+    // Released here, after the lock: the fold's captures may run user code as they go.
+    withExtendedLifetime(released) {}
     subscription.cancel()
   }
 }

@@ -1,5 +1,6 @@
-/// The engine of `tryMap` and `tryScan`, in Combine's shape: each value is transformed by
-/// a throwing closure and passed on; a throw cancels upstream and fails downstream.
+/// The engine of `tryScan`, in Combine's shape: each value is transformed by a throwing
+/// closure and passed on; a throw cancels upstream and fails downstream. (`tryMap` has the
+/// same shape in ``TryMapSubscription``, with its transform kept apart.)
 ///
 /// Combine's quirks are kept on purpose, since code ported from Combine can observe them:
 /// - values are transformed and passed on whatever the state (before the subscription,
@@ -69,22 +70,57 @@ where Downstream.Failure == any Error {
   }
 }
 
-/// The subscription of `tryMap(_:)`.
+/// The subscription of `tryMap(_:)`: the downstream's subscription, with the status and
+/// the subscriber; the transform lives in the ``UpstreamSide`` that upstream holds.
+///
+/// Combine's tryMap transforms every value upstream sends it, even after a cancel or a
+/// throw (`testTryMapCancel` in the OpenCombine fork), so the transform lives as long as
+/// upstream can send: in the subscriber upstream holds, not in this subscription. A
+/// subscriber that keeps this subscription after the end (a cycle, as this keeps its
+/// subscriber as Combine's does) then keeps no closure: the transform goes when upstream
+/// lets go of its subscriber, at the cancel or the completion.
+///
+/// - Note: Thread-safe. `lock` guards the status; the transform and downstream run
+///   without it, serially as upstream calls them.
 final class TryMapSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-  ThrowingTransformSubscription<Input, UpstreamFailure, Downstream>, @unchecked Sendable
+  Guarded<SubscriptionStatus>, Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Failure == any Error {
-  private let map: (Input) throws -> Downstream.Input
+  private let downstream: Downstream
 
-  init(downstream: Downstream, map: @escaping (Input) throws -> Downstream.Input) {
-    self.map = map
-    super.init(downstream: downstream)
+  private init(downstream: Downstream) {
+    self.downstream = downstream
+    super.init(state: .awaitingSubscription)
   }
 
-  override func transform(_ input: Input) throws -> Downstream.Input { try map(input) }
+  /// The subscriber to hand upstream for `downstream`, transforming with `map`.
+  static func subscriber(
+    for downstream: Downstream, map: @escaping (Input) throws -> Downstream.Input
+  ) -> UpstreamSide {
+    UpstreamSide(owner: TryMapSubscription(downstream: downstream), map: map)
+  }
+
+  var description: String { "TryMap" }
+  var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
+  var playgroundDescription: Any { description }
+
+  fileprivate func receive(subscription: any Subscription) {
+    guard adopt(subscription) else { return }
+    downstream.receive(subscription: self)
+  }
+
+  fileprivate func receive(mapped: () throws -> Downstream.Input) -> Subscribers.Demand {
+    do {
+      return downstream.receive(try mapped())
+    } catch {
+      transformThrew(error)
+      return .none
+    }
+  }
 
   /// Combine's tryMap fails downstream on every throw, and cancels upstream if it still
   /// has it.
-  override func transformThrew(_ error: any Error) {
+  private func transformThrew(_ error: any Error) {
     let subscription = withLock { status -> (any Subscription)? in
       defer { status = .terminal }
       return status.subscription
@@ -93,7 +129,34 @@ where Downstream.Failure == any Error {
     downstream.receive(completion: .failure(error))
   }
 
-  override var description: String { "TryMap" }
+  fileprivate func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+    guard terminate() != nil else { return }
+    downstream.receive(completion: completion.mapError { $0 as any Error })
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    withLock { $0.subscription }?.request(demand)
+  }
+
+  func cancel() {
+    guard let subscription = terminate() else { return }
+    subscription.cancel()
+  }
+
+  /// The subscriber upstream holds: it carries the transform, and stands for the
+  /// subscription (its identifier, description and mirror).
+  struct UpstreamSide: OwnerForwardingSubscriber {
+    typealias Failure = UpstreamFailure
+
+    let owner: TryMapSubscription
+    let map: (Input) throws -> Downstream.Input
+
+    func receive(subscription: any Subscription) { owner.receive(subscription: subscription) }
+    func receive(_ input: Input) -> Subscribers.Demand { owner.receive { try map(input) } }
+    func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+      owner.receive(completion: completion)
+    }
+  }
 }
 
 /// The subscription of `tryScan(_:_:)`: it keeps the running result, and shows it with

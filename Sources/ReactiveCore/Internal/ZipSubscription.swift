@@ -58,10 +58,11 @@ where Queues.Output == Downstream.Input {
 
   /// Cancels every upstream. The downstream is kept, as in Combine.
   func cancel() {
-    let upstreams = withLock { state in
+    let (upstreams, released) = withLock { state in
       state.isTerminal = true
-      return state.takeSubscriptions()
+      return (state.takeSubscriptions(), state.releaseDownstreamClosures())
     }
+    withExtendedLifetime(released) {}
     for subscription in upstreams { subscription.cancel() }
   }
 
@@ -158,11 +159,13 @@ where Queues.Output == Downstream.Input {
   /// Sends the failure downstream, then cancels every upstream, the failed one
   /// included, as Combine does.
   private func fail(_ failure: Subscribers.Completion<Failure>) {
-    let ending = withLock { state -> Ending? in
-      guard !state.isTerminal, let downstream = state.downstream else { return nil }
+    let (ending, released) = withLock { state -> (Ending?, Downstream?) in
+      guard !state.isTerminal, let downstream = state.downstream else { return (nil, nil) }
       state.isTerminal = true
-      return Ending(downstream: downstream, upstreams: state.takeSubscriptions())
+      let ending = Ending(downstream: downstream, upstreams: state.takeSubscriptions())
+      return (ending, state.releaseDownstreamClosures())
     }
+    withExtendedLifetime(released) {}
     guard let ending else { return }
     ending.downstream.receive(completion: failure)
     for upstream in ending.upstreams { upstream.cancel() }
@@ -256,6 +259,18 @@ struct ZipState<Downstream: Subscriber, Queues> {
   }
 
   /// Takes every upstream subscription out, for cancelling after unlocking.
+  /// Keeps the subscriber (as Combine does after a cancel or a failure) but lets go of the
+  /// closures it carries for operators below zip, such as `zip(_:_:)`'s transform (a `map`),
+  /// so that they do not live on in a cycle the subscriber makes. Returns the subscriber
+  /// with its closures, to release once the lock is released.
+  mutating func releaseDownstreamClosures() -> Downstream? {
+    guard let current = downstream, let released = releasingClosures(of: current) else {
+      return nil
+    }
+    downstream = released
+    return current
+  }
+
   mutating func takeSubscriptions() -> [any Subscription] {
     defer { subscriptions = subscriptions.map { _ in nil } }
     return subscriptions.compactMap { $0 }

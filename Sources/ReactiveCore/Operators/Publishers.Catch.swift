@@ -109,8 +109,12 @@ extension Publishers {
 /// (a value nobody asked for, a failure before the subscription, a second failure), and
 /// so does this.
 ///
+/// The handler is let go once it can no longer run: when it runs (at the upstream's
+/// failure), or when upstream finishes or the subscription is cancelled, as Combine does,
+/// so that what it captures is released even while the subscriber keeps this subscription.
+///
 /// - Note: Thread-safe. The lock guards ``State``; no upstream, downstream or handler code
-///   runs while it is held.
+///   runs while it is held, and the handler is released only after it is.
 final class CatchSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>:
   Guarded<CatchSubscription<Upstream, NewPublisher, Downstream>.State>, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
@@ -136,10 +140,12 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     var phase = Phase.pendingPre
     /// What downstream asked for and has not received yet.
     var demand = Subscribers.Demand.none
+    /// Makes the replacement from the upstream's failure; `nil` once it has run or can no
+    /// longer run (upstream finished, or a cancel).
+    var handler: ((Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>)?
   }
 
   private let downstream: Downstream
-  private let handler: (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>
   /// The replacement's failure as the downstream's (the same type for `catch`, erased to
   /// `any Error` for `tryCatch`).
   private let convertFailure: (NewPublisher.Failure) -> Downstream.Failure
@@ -153,8 +159,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     description = name
     self.downstream = downstream
     self.convertFailure = convertFailure
-    self.handler = handler
-    super.init(state: State())
+    super.init(state: State(handler: handler))
   }
 
   /// The subscriber attached to the upstream.
@@ -190,14 +195,18 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     switch (completion, state.phase) {
     case (.finished, .pre):
       state.phase = .ended
+      let released = state.handler.take()
       lock.unlock()
+      withExtendedLifetime(released) {}
       downstream.receive(completion: .finished)
     case (.finished, _), (.failure, .ended):
       lock.unlock()
     case (.failure(let failure), .pre):
       state.phase = .pendingPost
+      // Only one failure comes, so this is the handler's one run: it goes with it.
+      let handler = state.handler.take()
       lock.unlock()
-      switch handler(failure) {
+      switch handler!(failure) {
       case .success(let replacement):
         replacement.subscribe(DownstreamSide(owner: self))
       case .failure(let thrown):
@@ -269,7 +278,9 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     switch state.phase {
     case .pre(let subscription), .post(let subscription):
       state.phase = .ended
+      let released = state.handler.take()
       lock.unlock()
+      withExtendedLifetime(released) {}
       subscription.cancel()
     case .pendingPre, .pendingPost, .ended:
       lock.unlock()

@@ -119,8 +119,13 @@ extension Publishers {
 /// - a request made from inside a delivery only adds demand: the delivery in progress
 ///   goes on with it, so requests never recurse.
 ///
+/// The transform is let go once no element can come (upstream finished or failed), or when
+/// the subscription ends (an inner failure, a cancel), as in Combine, so that what it
+/// captures is released even while the subscriber keeps this subscription.
+///
 /// - Note: Thread-safe. ``Guarded/lock`` guards the ``FlatMapStateMachine``, which
-///   decides; this class carries out its actions once unlocked. `deliveryLock` keeps
+///   decides, and `transform`; this class carries out the machine's actions, and releases
+///   the transform, once unlocked. `deliveryLock` keeps
 ///   calls into the subscriber from overlapping; it is the only lock held while the
 ///   subscriber runs, which is what it is for.
 // Inlinable throughout so that it is specialised for the caller's types.
@@ -142,8 +147,11 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
   /// How many inner publishers may be subscribed at once.
   @usableFromInline
   let maxPublishers: Subscribers.Demand
+  /// Makes the inner publisher of each element; `nil` once no element can come. Guarded
+  /// by the lock: an element copies it out with the machine's decision.
   @usableFromInline
-  let transform: (Input) -> NewPublisher
+  @exclusivity(unchecked)
+  var transform: ((Input) -> NewPublisher)?
   @usableFromInline
   let downstream: Downstream
 
@@ -168,23 +176,31 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    switch withLock({ $0.elementArrived() }) {
-    case .drop:
-      return .none
-    case .subscribeInner(let index):
-      transform(input).receive(subscriber: Inner(parent: self, index: index))
+    lock.lock()
+    // No transform: upstream already finished or failed, or the subscription ended.
+    guard let transform, case .subscribeInner(let index) = state.elementArrived() else {
+      lock.unlock()
       return .none
     }
+    lock.unlock()
+    transform(input).receive(subscriber: Inner(parent: self, index: index))
+    return .none
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     guard case .failure = completion else {
-      finish(withLock { $0.upstreamFinished() })
+      lock.lock()
+      let action = state.upstreamFinished()
+      let released = transform.take()
+      lock.unlock()
+      withExtendedLifetime(released) {}
+      finish(action)
       return
     }
     lock.lock()
     let action = state.upstreamFailed()
+    let released = transform.take()
     // Combine cancels the inner publishers with its lock held; so does this, so that an
     // inner publisher that fails upstream again from its cancel traps here as there.
     switch action {
@@ -192,6 +208,7 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
       for subscription in inners.values { subscription.cancel() }
     }
     lock.unlock()
+    withExtendedLifetime(released) {}
     guard case .cancelInnersThenFail = action else { return }
     deliveryLock.withLock { downstream.receive(completion: completion) }
   }
@@ -237,7 +254,13 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
       }
       return
     }
-    switch withLock({ $0.innerFailed(index) }) {
+    lock.lock()
+    let action = state.innerFailed(index)
+    var released: ((Input) -> NewPublisher)?
+    if case .fail = action { released = transform.take() }
+    lock.unlock()
+    withExtendedLifetime(released) {}
+    switch action {
     case .none:
       return
     case .fail(let others):
@@ -271,9 +294,13 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
 
   @inlinable
   func cancel() {
-    guard case .cancel(let inners, let upstream, let released) = withLock({ $0.cancelled() })
-    else { return }
-    withExtendedLifetime(released) {
+    lock.lock()
+    let action = state.cancelled()
+    let transform = self.transform.take()
+    lock.unlock()
+    guard case .cancel(let inners, let upstream, let released) = action else { return }
+    // The buffered values and the transform go after the lock, and after the cancels.
+    withExtendedLifetime((released, transform)) {
       for subscription in inners.values { subscription.cancel() }
       upstream?.cancel()
     }

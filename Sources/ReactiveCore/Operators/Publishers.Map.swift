@@ -77,8 +77,10 @@ struct MapInner<Input, Downstream: Subscriber>: Subscriber, CustomStringConverti
 
   @usableFromInline
   let downstream: Downstream
+  /// A `var` only so that an operator keeping this subscriber after the end can let go of
+  /// the closure (``ClosureReleasingSubscriber``).
   @usableFromInline
-  let transform: (Input) -> Downstream.Input
+  var transform: (Input) -> Downstream.Input
   @usableFromInline
   let combineIdentifier = CombineIdentifier()
 
@@ -105,4 +107,12 @@ struct MapInner<Input, Downstream: Subscriber>: Subscriber, CustomStringConverti
   var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
   @usableFromInline
   var playgroundDescription: Any { description }
+}
+
+extension MapInner: ClosureReleasingSubscriber {
+  /// Replaces the transform with one that captures nothing: the operator that keeps this
+  /// subscriber after the end sends it nothing more.
+  mutating func releaseClosures() {
+    transform = { _ in preconditionFailure("map: a value after the subscription ended") }
+  }
 }

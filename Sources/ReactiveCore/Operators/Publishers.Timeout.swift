@@ -95,7 +95,11 @@ extension Publishers {
 ///
 /// Each timer carries its generation, so that one replaced or cancelled while firing on
 /// another thread times nothing out. The timer and the scheduled deliveries hold the
-/// subscription strongly, as Combine's do (see ``TimingSubscription``).
+/// subscription strongly, as Combine's do (see ``TimingSubscription``). The custom error
+/// closure is let go when the subscription ends (it timed out, its completion was
+/// delivered, or a cancel), so that what it captures is released even while the
+/// subscriber keeps this subscription; the lock guards it, and it is released after the
+/// lock.
 final class TimeoutSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
   TimingSubscription<Downstream, TimeoutStateMachine>,
   Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
@@ -107,7 +111,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   private let interval: Context.SchedulerTimeType.Stride
   private let scheduler: Context
   private let options: Context.SchedulerOptions?
-  private let customError: (() -> Failure)?
+  /// The failure to send on timeout (none: finish); `nil` as well once the subscription has
+  /// ended, when it can no longer time out. Guarded by the lock.
+  private var customError: (() -> Failure)?
 
   init(_ publisher: Publishers.Timeout<Upstream, Context>, downstream: Downstream) {
     interval = publisher.interval
@@ -176,9 +182,13 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// timer is stopped here, or it would repeat, and keep the subscription, for good.
   private func finishScheduled(_ completion: Subscribers.Completion<Failure>) {
     // The subscriber is never let go, so it is there whenever the subscription was.
-    guard endSubscribed(ending: { $0.ended() }) != nil, let target = currentDownstream else {
-      return
+    var released: (() -> Failure)?
+    let ended = endSubscribed { clock in
+      released = customError.take()
+      return clock.ended()
     }
+    withExtendedLifetime(released) {}
+    guard ended != nil, let target = currentDownstream else { return }
     deliver(completion, to: target)
   }
 
@@ -197,7 +207,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
       return
     }
     let action = state.machine.timerFired(generation: firing)
-    if case .timeOut = action { state.status = .terminal }
+    var customError: (() -> Failure)?
+    if case .timeOut = action {
+      state.status = .terminal
+      customError = self.customError.take()
+    }
     lock.unlock()
     switch action {
     case .ignore:
@@ -227,7 +241,15 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     }
   }
 
-  func cancel() { endSubscribed { $0.ended() }?.cancel() }
+  func cancel() {
+    var released: (() -> Failure)?
+    let upstream = endSubscribed { clock in
+      released = customError.take()
+      return clock.ended()
+    }
+    withExtendedLifetime(released) {}
+    upstream?.cancel()
+  }
 
   var description: String { "Timeout" }
   var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }

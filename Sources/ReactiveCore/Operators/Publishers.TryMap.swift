@@ -33,8 +33,8 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == any Error {
       upstream.receive(
-        subscriber: TryMapSubscription<Upstream.Output, Upstream.Failure, S>(
-          downstream: subscriber, map: transform))
+        subscriber: TryMapSubscription<Upstream.Output, Upstream.Failure, S>.subscriber(
+          for: subscriber, map: transform))
     }
 
     /// Composes a further transform into this one.

@@ -323,17 +323,10 @@ struct DiscardingStream: TextOutputStream {
     "tryMap", "zip",
   ]
 
-  /// The rows that, in such a cycle, still hold their closures after the end: DESIGN's
-  /// no-leak rule asks them to let go (recorded as a known issue until they do).
-  static let keepClosuresInACycle: Set<String> = [
-    "allSatisfy", "catch", "contains(where:)", "first(where:)", "flatMap", "last(where:)",
-    "max(by:)", "prefix(while:)", "reduce", "removeDuplicates(by:)", "timeout", "tryCatch",
-    "tryFilter", "tryMap", "zip",
-  ]
-
   /// With a subscriber that keeps its subscription after the end (a cycle, if the
   /// subscription kept the subscriber): the chain keeps the subscriber while live; after
-  /// a cancel, a finish or a failure, Combine's cycle rows keep it, the others let go.
+  /// a cancel, a finish or a failure, Combine's cycle rows keep it, the others let go; and
+  /// every row lets go of its closures (DESIGN's no-leak rule), cycle or not.
   @Test(arguments: OperatorRow.all, Ending.allCases)
   func aSubscriberThatKeepsItsSubscription(_ row: OperatorRow, _ ending: Ending) {
     let scheduler = TestScheduler()
@@ -363,13 +356,7 @@ struct DiscardingStream: TextOutputStream {
     #expect(
       (weakSubscriber != nil) == keeps,
       "\(row.name): subscriber \(keeps ? "released" : "kept") after \(ending.rawValue)")
-    if Self.keepClosuresInACycle.contains(row.name), keeps {
-      withKnownIssue("\(row.name) keeps its closures in a subscriber-made cycle") {
-        #expect(weakToken == nil)
-      }
-    } else {
-      #expect(weakToken == nil, "\(row.name): closures kept after \(ending.rawValue)")
-    }
+    #expect(weakToken == nil, "\(row.name): closures kept after \(ending.rawValue)")
     // The subscriber breaks the cycle by letting go of its subscription.
     weakSubscriber?.releaseSubscription()
     #expect(weakSubscriber == nil)

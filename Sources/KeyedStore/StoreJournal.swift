@@ -59,12 +59,16 @@ enum StoreJournal {
   /// - Parameters:
   ///   - data: The bytes read.
   ///   - offset: Where in the journal they start: 0 reads the header first.
+  ///   - generation: The store file's generation. Read from 0, a journal of another one
+  ///     is stale, and its records are not parsed.
   ///   - path: The journal's path, for errors.
   /// - Returns: The header (when `offset` is 0), the records, and the offset after the
   ///   last whole line.
   /// - Throws: ``StoreError/corruptFile(path:reason:)`` naming the journal and the line
   ///   when a whole line is not a header or record.
-  static func parse(_ data: Data, from offset: Int, path: String) throws(StoreError) -> Contents {
+  static func parse(_ data: Data, from offset: Int, generation: String?, path: String)
+    throws(StoreError) -> Contents
+  {
     var lines: [Range<Int>] = []
     var start = data.startIndex
     while let newline = data[start...].firstIndex(of: UInt8(ascii: "\n")) {
@@ -84,6 +88,7 @@ enum StoreJournal {
       guard contents.header?.format == formatName else {
         throw .corruptFile(path: path, reason: "line 1 is not a journal header")
       }
+      guard contents.header?.generation == generation else { return contents }
     }
     guard !recordLines.isEmpty else { return contents }
     // One decode for every record (a journal may hold thousands); line by line only to

@@ -210,7 +210,8 @@ final class StorePersistence: Sendable {
     }
     let contents: StoreJournal.Contents
     do throws(StoreError) {
-      contents = try StoreJournal.parse(data, from: 0, path: journalPath)
+      contents = try StoreJournal.parse(
+        data, from: 0, generation: generation, path: journalPath)
     } catch {
       guard movingCorruptAside, options.ifCorrupt == .moveAside else { throw error }
       _ = try DurableFile.moveAside(journalPath)
@@ -534,7 +535,8 @@ final class StorePersistence: Sendable {
     else { return false }
     let contents: StoreJournal.Contents
     do throws(StoreError) {
-      contents = try StoreJournal.parse(data, from: offset, path: journalPath)
+      contents = try StoreJournal.parse(
+        data, from: offset, generation: state.generation, path: journalPath)
     } catch {
       return false
     }

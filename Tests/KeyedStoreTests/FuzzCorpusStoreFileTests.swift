@@ -5,7 +5,8 @@ import Testing
 /// Replays the `FuzzStoreFile` libFuzzer target's corpus in `swift test`, with the target's
 /// oracle (`Fuzz/Sources/FuzzStoreFile/FuzzStoreFile.swift`): any bytes as a store file
 /// either open, and then every probed key reads or throws a typed `StoreError`, or the open
-/// fails with a `StoreError` and leaves the file byte for byte as it was.
+/// fails with a `StoreError` and leaves the file byte for byte as it was. The target also
+/// tries each input as the journal of a valid store file (`check(_:journal:)`).
 ///
 /// Every file in `Fuzz/Corpus/StoreFile` is a test case here, found at run time: every crash
 /// libFuzzer finds is to be saved into that corpus folder (`.ci/fuzz` prints the failing
@@ -31,12 +32,19 @@ import Testing
     case rejected
   }
 
-  /// The fuzz target's oracle on `bytes`: whether it opened or was rejected, or a
-  /// description of the violation.
-  static func check(_ bytes: Data) -> Result<Outcome, Violation> {
+  /// A store file with a generation, whose journal the inputs are in `check(_:journal:)`.
+  static let journaledFile =
+    #"{"format": "ripple.keyedstore", "version": 1, "generation": "00000000000000aa", "values": {"a": 1}}"#
+
+  /// The fuzz target's oracle on `bytes` as the store file and `journal`, unless `nil`, as
+  /// its journal: whether it opened or was rejected, or a description of the violation.
+  static func check(_ bytes: Data, journal: Data? = nil) -> Result<Outcome, Violation> {
     let folder = TemporaryFolder()
     let path = folder.file()
-    guard FileManager.default.createFile(atPath: path, contents: bytes) else {
+    guard FileManager.default.createFile(atPath: path, contents: bytes),
+      journal.map({ FileManager.default.createFile(atPath: path + ".journal", contents: $0) })
+        ?? true
+    else {
       return .failure(Violation("could not write the input"))
     }
     do {
@@ -64,6 +72,14 @@ import Testing
             "a failed open (\(error)) changed the file to \(after.count) bytes: "
               + String(decoding: after.prefix(200), as: UTF8.self)))
       }
+      let journalPath = path + ".journal"
+      let journalSize =
+        (try? FileManager.default.attributesOfItem(atPath: journalPath))?[.size] as? Int ?? 0
+      let journalAfter =
+        journalSize == 0 ? Data() : FileManager.default.contents(atPath: journalPath) ?? Data()
+      if let journal, journalAfter != journal {
+        return .failure(Violation("a failed open (\(error)) changed the journal"))
+      }
       return .success(.rejected)
     }
   }
@@ -82,6 +98,32 @@ import Testing
   func corpusFileOpensOrFailsTypedLeavingItUnchanged(_ name: String) throws {
     let bytes = try Data(contentsOf: Self.corpusFolder.appendingPathComponent(name))
     if case .failure(let violation) = Self.check(bytes) { Issue.record("\(name): \(violation)") }
+  }
+
+  @Test(arguments: corpus)
+  func corpusFileAsAJournalOpensOrFailsTypedLeavingBothUnchanged(_ name: String) throws {
+    let bytes = try Data(contentsOf: Self.corpusFolder.appendingPathComponent(name))
+    let outcome = Self.check(Data(Self.journaledFile.utf8), journal: bytes)
+    if case .failure(let violation) = outcome { Issue.record("\(name): \(violation)") }
+  }
+
+  /// Journals that open (whole, cut short, stale, empty) and that are rejected (a bad whole
+  /// line, a bad header).
+  @Test func journalInputsExerciseBothOutcomes() {
+    let header = #"{"format":"ripple.keyedstore.journal","generation":"00000000000000aa"}"# + "\n"
+    let cases: [(String, Outcome)] = [
+      (header + #"{"values":{"a":2}}"# + "\n", .opened),
+      (header + #"{"values":{"a":"#, .opened),
+      (#"{"format":"ripple.keyedstore.journal","generation":"ff"}"# + "\n{}\n", .opened),
+      ("", .opened),
+      (header + "{}\n", .rejected),
+      (header + "garbage\n" + #"{"values":{"a":2}}"# + "\n", .rejected),
+      ("not a header\n", .rejected),
+    ]
+    for (journal, expected) in cases {
+      let outcome = Self.check(Data(Self.journaledFile.utf8), journal: Data(journal.utf8))
+      #expect((try? outcome.get()) == expected, "\(journal.debugDescription): \(outcome)")
+    }
   }
 
   /// Hand-written adversarial inputs in the corpus's style.

@@ -144,8 +144,11 @@ where Downstream.Failure == any Error {
   }
 
   /// The subscriber upstream holds: it carries the transform, and stands for the
-  /// subscription (its identifier, description and mirror).
-  struct UpstreamSide: OwnerForwardingSubscriber {
+  /// subscription (its identifier, description and mirror). It is a subscription too,
+  /// forwarding to its owner, because Combine's subscriber is (the OpenCombine fork's
+  /// `testTryMapRequestBeforeSubscription` and `testTryMapCancelBeforeSubscription` use
+  /// upstream's subscriber as the subscription).
+  struct UpstreamSide: OwnerForwardingSubscriber, Subscription {
     typealias Failure = UpstreamFailure
 
     let owner: TryMapSubscription
@@ -156,6 +159,9 @@ where Downstream.Failure == any Error {
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
       owner.receive(completion: completion)
     }
+
+    func request(_ demand: Subscribers.Demand) { owner.request(demand) }
+    func cancel() { owner.cancel() }
   }
 }
 

@@ -131,4 +131,19 @@ struct JudgingRow: Sendable, CustomTestStringConvertible {
     #expect(weakToken == nil, "upstream let go: nothing can reach the transform")
     #expect(subscription.withLock { $0 } != nil)
   }
+
+  /// Keeping the transform apart keeps Combine's shape: the subscriber upstream holds is
+  /// the subscription too (a cancel through it before the subscription arrives does
+  /// nothing, so the late subscription is kept and never cancelled).
+  @Test func tryMapsUpstreamSubscriberIsItsSubscription() throws {
+    let publisher = ManualPublisher<Int, Never>(subscription: nil)
+    publisher.tryMap { $0 }.subscribe(HoldingSubscriber<Int, any Error>())
+    let subscription = try #require(publisher.rawSubscriber as? any Subscription)
+    subscription.request(.max(1))
+    subscription.cancel()
+    let late = RecordingSubscription()
+    publisher.send(subscription: late)
+    #expect(late.history == [.requested(.unlimited)])
+    publisher.releaseSubscriber()
+  }
 }

@@ -2,7 +2,8 @@
 import PackageDescription
 
 /// Ripple has no package dependencies, by design: every module builds with only the toolchain.
-/// Feature modules depend on ReactiveCore only, never on each other.
+/// Feature modules depend on ReactiveCore only, never on each other; a backend module
+/// depends on the feature module it draws (and ReactiveCore), never on another backend.
 let featureModules: [String] = [
   "Invalidation",
   "KeyedStore",
@@ -10,7 +11,17 @@ let featureModules: [String] = [
   "ReactiveExtras",
   "Scopes",
 ]
-let libraryModules = ["ReactiveCore"] + featureModules
+/// Backends, each built on the feature module it draws, and each its own product: an app
+/// that only wants invalidating nodes (a scene graph, a server-side tree) takes
+/// `Invalidation` and links no terminal code and no HTML renderer.
+let backendModules: [(name: String, dependencies: [String])] = [
+  ("InvalidationHTML", ["Invalidation"]),
+  ("InvalidationTerminal", ["Invalidation", "ReactiveCore"]),
+]
+let libraryModules = ["ReactiveCore"] + featureModules + backendModules.map(\.name)
+/// What each library module builds on, so that its tests may import those modules too.
+let moduleDependencies = Dictionary(
+  uniqueKeysWithValues: backendModules.map { ($0.name, $0.dependencies) })
 
 /// Executables under `Examples/<Name>`, each built on the `Ripple` umbrella (`swift run <Name>`).
 let examples: [String] = [
@@ -35,11 +46,15 @@ let package = Package(
   products: (libraryModules + ["Ripple"]).map { .library(name: $0, targets: [$0]) },
   targets: [.target(name: "ReactiveCore")]
     + featureModules.map { .target(name: $0, dependencies: ["ReactiveCore"]) }
+    + backendModules.map { module in
+      .target(name: module.name, dependencies: module.dependencies.map { .target(name: $0) })
+    }
     + [.target(name: "Ripple", dependencies: libraryModules.map { .target(name: $0) })]
     + libraryModules.map { module in
       .testTarget(
         name: "\(module)Tests",
         dependencies: [.target(name: module), "ModelTesting"]
+          + (moduleDependencies[module] ?? []).map { .target(name: $0) }
           + (testHelpers[module] ?? []).map { .target(name: $0) })
     }
     + testHelpers.flatMap { module, helpers in

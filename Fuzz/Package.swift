@@ -24,7 +24,10 @@ let package = Package(
       linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]),
     .executableTarget(
       name: "FuzzHTMLEscaping",
-      dependencies: [.product(name: "Invalidation", package: "Ripple")],
+      dependencies: [
+        .product(name: "Invalidation", package: "Ripple"),
+        .product(name: "InvalidationHTML", package: "Ripple"),
+      ],
       swiftSettings: [.unsafeFlags(fuzzerFlags)],
       linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]),
   ],

@@ -84,7 +84,7 @@ public struct CellAttributes: OptionSet, Hashable, Sendable {
 
 extension CellStyle {
   /// The style with `attribute` added.
-  func adding(_ attribute: CellAttributes) -> CellStyle {
+  package func adding(_ attribute: CellAttributes) -> CellStyle {
     var style = self
     style.attributes.insert(attribute)
     return style

@@ -97,7 +97,7 @@ extension Rect {
 
 extension Size {
   /// This size with each side clamped to `0...maximum`'s side.
-  func clamped(to maximum: Size) -> Size {
+  package func clamped(to maximum: Size) -> Size {
     Size(
       width: min(max(0, width), maximum.width), height: min(max(0, height), maximum.height))
   }
@@ -105,7 +105,7 @@ extension Size {
 
 extension Int {
   /// `self + other`, stopping at `Int.min` or `Int.max` instead of trapping.
-  func saturatingAdd(_ other: Int) -> Int {
+  package func saturatingAdd(_ other: Int) -> Int {
     let (sum, overflow) = addingReportingOverflow(other)
     return overflow ? (other > 0 ? .max : .min) : sum
   }

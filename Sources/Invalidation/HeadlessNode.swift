@@ -52,18 +52,14 @@ open class HeadlessNode: RenderNode, CustomDebugStringConvertible {
   /// their ``intrinsicContentSize`` (a fitted node's is its new size) moves the nodes
   /// below. Such a node and its parent may run ``layout()`` more than once in that pass.
   /// Don't use it on a node whose own layout reads its height (that is circular), or on
-  /// a root that a ``TerminalBackend`` sizes to the terminal.
+  /// a root that a terminal backend (`TerminalBackend`) sizes to the terminal.
   public var fitsHeightToContent = false {
     didSet { if fitsHeightToContent != oldValue { setNeedsLayout() } }
   }
 
-  /// The element this node becomes in ``HTMLRenderer`` output: ``HTMLElement/div`` by
-  /// default, or a landmark, heading, paragraph or list from the fixed vocabulary of
-  /// ``HTMLElement``, so that a page has headings and landmarks. Other backends ignore it.
-  ///
-  ///     let title = HeadlessNode(name: "title", frame: Rect(x: 0, y: 0, width: 40, height: 1))
-  ///     title.htmlElement = .h1
-  public var htmlElement: HTMLElement = .div
+  /// Values a backend module keeps per node, keyed by a type of its own (the HTML
+  /// backend's `htmlElement` lives here), so that this module knows no backend.
+  package var backendValues: [ObjectIdentifier: any Sendable] = [:]
 
   /// The node's rectangle in its own coordinates.
   public var bounds: Rect { Rect(origin: .zero, size: frame.size) }
@@ -311,7 +307,7 @@ open class HeadlessNode: RenderNode, CustomDebugStringConvertible {
       || layer?.size != frame.size
   }
 
-  var cachedLayer: TextCanvas? { layer }
+  package var cachedLayer: TextCanvas? { layer }
 
   /// The tree below this node, one line per node, with its frame and dirty flags.
   public var debugDescription: String {

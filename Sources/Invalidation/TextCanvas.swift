@@ -24,7 +24,7 @@
 ///   it joins the character to its left when the two make one character of the same
 ///   width, and is dropped otherwise.
 /// - A control character, or a bidirectional embedding, override or isolate, takes one
-///   cell: the terminal backend shows it as `?` (see ``FrameBuffer``).
+///   cell: the terminal backend shows it as `?` (see `FrameBuffer` in InvalidationTerminal).
 ///
 ///     var row = TextCanvas(size: Size(width: 8, height: 1))
 ///     row.draw("買い物", at: .zero)
@@ -39,7 +39,7 @@ public struct TextCanvas: Sendable, Equatable {
   private var styles: [CellStyle]
 
   /// What one cell holds.
-  enum Cell: Hashable, Sendable {
+  package enum Cell: Hashable, Sendable {
     /// A character one column wide.
     case narrow(Character)
     /// A character two columns wide: the cell to its right is its continuation.
@@ -47,7 +47,7 @@ public struct TextCanvas: Sendable, Equatable {
     /// The right half of the wide character to its left.
     case continuation
 
-    static let blank = Cell.narrow(" ")
+    package static let blank = Cell.narrow(" ")
   }
 
   /// The largest canvas: 2048 columns by 1024 rows. Larger sizes are clamped to it, as a
@@ -102,7 +102,7 @@ public struct TextCanvas: Sendable, Equatable {
   }
 
   /// The cell and style at a cell index, for the backends' row-major walks.
-  func cell(atIndex index: Int) -> (Cell, CellStyle) { (cells[index], styles[index]) }
+  package func cell(atIndex index: Int) -> (Cell, CellStyle) { (cells[index], styles[index]) }
 
   private func contains(_ point: Point) -> Bool {
     point.x >= 0 && point.y >= 0 && point.x < size.width && point.y < size.height

@@ -1,4 +1,6 @@
 @_exported import Invalidation
+@_exported import InvalidationHTML
+@_exported import InvalidationTerminal
 @_exported import KeyedStore
 @_exported import Lineage
 @_exported import ReactiveCore

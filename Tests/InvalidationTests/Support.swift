@@ -22,3 +22,9 @@ extension Invalidations {
 extension RenderNodeInvalidating where Self == Invalidations.Focus {
   static var focus: Self { .focus }
 }
+
+/// Draws a node on its own and returns its first rows, as the terminal would show them.
+func rendered(_ node: HeadlessNode) -> [String] {
+  node.renderPass()
+  return node.snapshot().lines
+}

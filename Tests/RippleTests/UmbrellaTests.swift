@@ -1,7 +1,7 @@
 import Ripple
 import Testing
 
-/// `import Ripple` alone reaches a name from each of the five modules.
+/// `import Ripple` alone reaches a name from each module.
 @Suite struct UmbrellaTests {
   final class Node: HeadlessNode {
     @Invalidating(.display) var text = ""
@@ -25,6 +25,13 @@ import Testing
     node.renderPass()
     node.text = "hi"
     #expect(node.needsDisplay)
+
+    // InvalidationTerminal and InvalidationHTML, the backends, under their old names
+    let input = TextInput()
+    #expect(input.handle(TerminalKey.character("q")))
+    #expect(input.text == "q")
+    node.htmlElement = .h1
+    #expect(HTMLRenderer().render(node).hasPrefix("<h1 "))
 
     // KeyedStore
     let store = Store()

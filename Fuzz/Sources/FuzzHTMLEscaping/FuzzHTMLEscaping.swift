@@ -1,4 +1,5 @@
 import Invalidation
+import InvalidationHTML
 
 /// A node that draws the fuzzed text.
 private final class TextNode: HeadlessNode {

@@ -1,0 +1,193 @@
+import Invalidation
+
+/// A scrolling list of one-line items with a selection, as ratatui's `List` with a
+/// `ListState` or Bubble Tea's `list`: the selected row is drawn reversed, and the list
+/// scrolls only as far as it must to keep the selection in view.
+///
+///     let list = ListView(items: ["milk", "買い物 🛒", "call Ana"])
+///     list.selection                       // 0: the first item, once there are items
+///     _ = list.handle(.down)                // what the app does for you when it has the focus
+///     list.selection                       // 1
+///
+/// Keys it takes (``handle(_:)`` returns `true`): Up, Down, Page Up, Page Down, Home, End,
+/// the mouse wheel, and a mouse press on a row (which selects it). Every other key is left
+/// to the app.
+///
+/// Items longer than the list is wide are cut at its edge (a wide character cut in half
+/// leaves a space). While the list is empty it shows its ``placeholder``, dimmed.
+///
+/// - Note: Like every node, confined to the thread that runs its render loop.
+open class ListView: HeadlessNode, KeyResponder {
+  /// One row of a list: its text and its look.
+  public struct Item: Hashable, Sendable, ExpressibleByStringLiteral {
+    /// The text, drawn on one row.
+    public var text: String
+    /// The look of the row when it is not selected.
+    public var style: CellStyle
+
+    /// Creates an item.
+    ///
+    /// - Parameters:
+    ///   - text: The text, drawn on one row.
+    ///   - style: The look of the row when it is not selected; plain by default.
+    public init(_ text: String, style: CellStyle = .plain) {
+      self.text = text
+      self.style = style
+    }
+
+    /// Creates a plain item from a string literal.
+    ///
+    /// - Parameter value: The text.
+    public init(stringLiteral value: String) {
+      self.init(value)
+    }
+  }
+
+  /// The rows. Setting them keeps the selection on a valid row (the last one, if the
+  /// selected row is gone), or `nil` when there are none.
+  public var items: [Item] {
+    didSet {
+      guard items != oldValue else { return }
+      selection = clampedSelection(selection)
+      setNeedsDisplay()
+    }
+  }
+
+  /// The selected row's index, or `nil` when the list is empty. Setting it clamps it to
+  /// the rows there are; the list scrolls on its next draw to show it.
+  public var selection: Int? {
+    didSet {
+      let clamped = clampedSelection(selection)
+      if clamped != selection { selection = clamped }
+      if selection != oldValue { setNeedsDisplay() }
+    }
+  }
+
+  /// The selected item, if any.
+  public var selectedItem: Item? { selection.map { items[$0] } }
+
+  /// The first row shown. It changes only as far as it must to keep the selection in
+  /// view (on the next draw), or when the rows no longer fill the list.
+  public private(set) var scrollOffset = 0
+
+  /// What the list shows, dimmed, while it has no rows.
+  public var placeholder: String {
+    didSet { if placeholder != oldValue { setNeedsDisplay() } }
+  }
+
+  /// The look of the selected row, drawn over its whole width; the item's style reversed
+  /// by default (see `CellAttributes.reverse`).
+  public var selectedStyle: CellStyle? {
+    didSet { if selectedStyle != oldValue { setNeedsDisplay() } }
+  }
+
+  /// Whether the selected row is highlighted; turn it off while the list does not have
+  /// the focus.
+  public var showsSelection = true {
+    didSet { if showsSelection != oldValue { setNeedsDisplay() } }
+  }
+
+  /// Creates a list.
+  ///
+  /// - Parameters:
+  ///   - items: The rows; the first is selected, if there is one.
+  ///   - placeholder: What the list shows while it has no rows.
+  ///   - name: A name for debugging output.
+  ///   - frame: The list's rectangle: one row per item, as many as fit.
+  public init(
+    items: [Item] = [], placeholder: String = "", name: String? = nil, frame: Rect = .zero
+  ) {
+    self.items = items
+    self.placeholder = placeholder
+    selection = items.isEmpty ? nil : 0
+    super.init(name: name, frame: frame)
+  }
+
+  /// As wide as the widest item, one row per item.
+  open override var intrinsicContentSize: Size {
+    Size(width: items.map(\.text.terminalColumns).max() ?? 0, height: items.count)
+  }
+
+  private func clampedSelection(_ index: Int?) -> Int? {
+    guard !items.isEmpty else { return nil }
+    return min(max(0, index ?? 0), items.count - 1)
+  }
+
+  // MARK: Keys
+
+  /// Moves the selection by `rows` (down for a positive number), stopping at the ends.
+  ///
+  /// - Parameter rows: How many rows to move.
+  public func moveSelection(by rows: Int) {
+    guard let selection else { return }
+    self.selection = selection.saturatingAdd(rows)
+  }
+
+  /// Takes the keys that move the selection (see the type's description).
+  ///
+  /// - Parameter key: The key.
+  /// - Returns: Whether the list took it.
+  open func handle(_ key: TerminalKey) -> Bool {
+    let page = max(1, bounds.size.height - 1)
+    switch key {
+    case .up: moveSelection(by: -1)
+    case .down: moveSelection(by: 1)
+    case .pageUp: moveSelection(by: -page)
+    case .pageDown: moveSelection(by: page)
+    case .home: selection = 0
+    case .end: selection = items.count - 1
+    case .mouse(let event):
+      switch event.kind {
+      case .scrollUp: moveSelection(by: -1)
+      case .scrollDown: moveSelection(by: 1)
+      case .press where event.button == .left:
+        guard let row = row(at: event.point) else { return false }
+        selection = row
+      default: return false
+      }
+    default: return false
+    }
+    return true
+  }
+
+  /// The item under a point in the root's coordinates (where mouse events are), if any.
+  private func row(at point: Point) -> Int? {
+    let local = convertFromRoot(point)
+    guard bounds.contains(local) else { return nil }
+    let row = scrollOffset + local.y
+    return row < items.count ? row : nil
+  }
+
+  // MARK: Drawing
+
+  /// Draws the rows in view, the selected one highlighted, or the placeholder.
+  open override func draw(in canvas: inout TextCanvas) {
+    let size = bounds.size
+    guard size.width > 0, size.height > 0 else { return }
+    guard !items.isEmpty else {
+      scrollOffset = 0
+      canvas.draw(placeholder, in: bounds, style: CellStyle(attributes: .dim))
+      return
+    }
+    scrollToSelection(height: size.height)
+    for y in 0..<min(size.height, items.count - scrollOffset) {
+      let index = scrollOffset + y
+      let item = items[index]
+      let row = Rect(x: 0, y: y, width: size.width, height: 1)
+      var style = item.style
+      if showsSelection, index == selection {
+        style = selectedStyle ?? item.style.adding(.reverse)
+        canvas.fill(row, with: " ", style: style)
+      }
+      canvas.draw(item.text, in: row, style: style)
+    }
+  }
+
+  /// Scrolls as little as keeps the selection in view, and no further than fills the list.
+  private func scrollToSelection(height: Int) {
+    scrollOffset = min(scrollOffset, max(0, items.count - height))
+    guard let selection else { return }
+    if selection < scrollOffset { scrollOffset = selection }
+    if selection >= scrollOffset + height { scrollOffset = selection - height + 1 }
+  }
+}

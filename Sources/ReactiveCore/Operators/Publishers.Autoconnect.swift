@@ -46,22 +46,39 @@ extension Publishers {
     ///
     /// As in Combine, the connection is recorded only once `connect()` returns, so a
     /// subscriber that arrives from inside that call connects again.
+    ///
+    /// Inlinable, with the subscriber it attaches, so that the whole shared path (the
+    /// multicast's subscription and the subject's connection) is specialised for the
+    /// subscriber in the caller's module: unspecialised, a `share(replay:)` delivery
+    /// spent most of its time looking up generic metadata.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      let inner = AutoconnectSubscriber(parent: self, downstream: subscriber)
-      let joined = state.withLock { state -> Bool in
+      let joined = joinIfConnected()
+      upstream.subscribe(AutoconnectSubscriber(parent: self, downstream: subscriber))
+      if !joined { connectFirst() }
+    }
+
+    /// Counts one more subscriber if the upstream is connected; returns whether it was.
+    @usableFromInline
+    func joinIfConnected() -> Bool {
+      state.withLock { state -> Bool in
         guard case .connected(let refcount, let connection) = state else { return false }
         state = .connected(refcount: refcount + 1, connection: connection)
         return true
       }
-      upstream.subscribe(inner)
-      guard !joined else { return }
+    }
+
+    /// Connects the upstream for the first subscriber, after it has subscribed.
+    @usableFromInline
+    func connectFirst() {
       let connection = upstream.connect()
       state.withLock { $0 = .connected(refcount: 1, connection: connection) }
     }
 
     /// A subscriber cancelled: the last one disconnects the upstream.
-    fileprivate func willCancel() {
+    @usableFromInline
+    func willCancel() {
       let disconnected = state.withLock { state -> (any Cancellable)? in
         guard case .connected(let refcount, let connection) = state else { return nil }
         guard refcount <= 1 else {
@@ -80,62 +97,84 @@ extension Publishers {
 /// pass straight through, and the subscriber gets the upstream's subscription wrapped only
 /// so that its cancel also releases the connection (Combine counts subscribers, and
 /// disconnects, on cancel only).
-private struct AutoconnectSubscriber<Upstream: ConnectablePublisher, Downstream: Subscriber>:
+@usableFromInline
+struct AutoconnectSubscriber<Upstream: ConnectablePublisher, Downstream: Subscriber>:
   Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+  @usableFromInline
   typealias Input = Upstream.Output
+  @usableFromInline
   typealias Failure = Upstream.Failure
 
+  @usableFromInline
   let combineIdentifier = CombineIdentifier()
-  private let parent: Publishers.Autoconnect<Upstream>
-  private let downstream: Downstream
+  @usableFromInline
+  let parent: Publishers.Autoconnect<Upstream>
+  @usableFromInline
+  let downstream: Downstream
 
+  @inlinable
   init(parent: Publishers.Autoconnect<Upstream>, downstream: Downstream) {
     self.parent = parent
     self.downstream = downstream
   }
 
+  @inlinable
   func receive(subscription: any Subscription) {
     downstream.receive(subscription: AutoconnectSubscription(subscription, parent: parent))
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand { downstream.receive(input) }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     downstream.receive(completion: completion)
   }
 
+  @usableFromInline
   var description: String { "Autoconnect" }
+  @usableFromInline
   var customMirror: Mirror {
     Mirror(
       self, children: ["parent": parent, "downstream": downstream],
       ancestorRepresentation: .suppressed)
   }
+  @usableFromInline
   var playgroundDescription: Any { description }
 }
 
 /// The upstream's subscription, as the subscriber sees it through `autoconnect()`: it
 /// describes itself as the upstream's and tells the autoconnect when it is cancelled.
-private struct AutoconnectSubscription<Upstream: ConnectablePublisher>: Subscription,
+@usableFromInline
+struct AutoconnectSubscription<Upstream: ConnectablePublisher>: Subscription,
   CustomStringConvertible, CustomPlaygroundDisplayConvertible
 {
-  private let parent: Publishers.Autoconnect<Upstream>
-  private let upstream: any Subscription
+  @usableFromInline
+  let parent: Publishers.Autoconnect<Upstream>
+  @usableFromInline
+  let upstream: any Subscription
 
+  @inlinable
   init(_ upstream: any Subscription, parent: Publishers.Autoconnect<Upstream>) {
     self.upstream = upstream
     self.parent = parent
   }
 
+  @usableFromInline
   var combineIdentifier: CombineIdentifier { upstream.combineIdentifier }
 
+  @usableFromInline
   func request(_ demand: Subscribers.Demand) { upstream.request(demand) }
 
+  @usableFromInline
   func cancel() {
     parent.willCancel()
     upstream.cancel()
   }
 
+  @usableFromInline
   var description: String { String(describing: upstream) }
+  @usableFromInline
   var playgroundDescription: Any { description }
 }

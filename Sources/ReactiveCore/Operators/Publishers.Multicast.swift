@@ -72,7 +72,9 @@ extension Publishers {
       self.createSubject = createSubject
     }
 
-    private var sharedSubject: SubjectType {
+    /// The subject, made by the first caller.
+    @usableFromInline
+    var sharedSubject: SubjectType {
       if let existing = lock.withLock({ subject }) { return existing }
       let created = createSubject()
       return lock.withLock {
@@ -83,6 +85,10 @@ extension Publishers {
     }
 
     /// Attaches the subscriber to the shared subject.
+    ///
+    /// Inlinable, with the subscription it attaches, so that the subject's connection to
+    /// it is specialised in the caller's module (see ``Publishers/Autoconnect``).
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
       sharedSubject.receive(subscriber: MulticastSubscription(downstream: subscriber))
@@ -131,15 +137,20 @@ extension Publishers {
 ///
 /// - Note: Thread-safe. ``Guarded/lock`` guards the ``MulticastState``; subject and
 ///   subscriber run without it.
+@usableFromInline
 final class MulticastSubscription<Downstream: Subscriber>: Guarded<MulticastState<Downstream>>,
   Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
+  @usableFromInline
   typealias Input = Downstream.Input
+  @usableFromInline
   typealias Failure = Downstream.Failure
 
+  @inlinable
   init(downstream: Downstream) { super.init(state: .ready(downstream)) }
 
+  @inlinable
   func receive(subscription: any Subscription) {
     switch withLock({ $0.subscribed(subscription) }) {
     case .cancel: subscription.cancel()
@@ -147,6 +158,7 @@ final class MulticastSubscription<Downstream: Subscriber>: Guarded<MulticastStat
     }
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
     guard case .subscribed(let downstream, let subscription) = state else {
@@ -159,11 +171,13 @@ final class MulticastSubscription<Downstream: Subscriber>: Guarded<MulticastStat
     return .none
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     guard case .end(let downstream, _) = withLock({ $0.ended() }) else { return }
     downstream.receive(completion: completion)
   }
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     lock.lock()
     guard case .subscribed(_, let subscription) = state else {
@@ -174,12 +188,16 @@ final class MulticastSubscription<Downstream: Subscriber>: Guarded<MulticastStat
     subscription.request(demand)
   }
 
+  @inlinable
   func cancel() {
     guard case .end(_, let subscription) = withLock({ $0.ended() }) else { return }
     subscription.cancel()
   }
 
+  @usableFromInline
   var description: String { "Multicast" }
+  @usableFromInline
   var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
+  @usableFromInline
   var playgroundDescription: Any { description }
 }

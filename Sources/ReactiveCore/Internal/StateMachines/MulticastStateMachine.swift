@@ -7,6 +7,7 @@
 /// once it has unlocked. A value or a request only reads it, which the
 /// subscription does in place: it runs unspecialised, and building a generic action per
 /// value would look up that action's metadata each time.
+@usableFromInline
 enum MulticastState<Downstream> {
   /// Waiting for the subject's subscription.
   case ready(Downstream)
@@ -16,6 +17,7 @@ enum MulticastState<Downstream> {
   case terminal
 
   /// What to do with the subject's subscription.
+  @usableFromInline
   enum SubscriptionAction {
     /// Hand this subscription to the subscriber.
     case handTo(Downstream)
@@ -24,6 +26,7 @@ enum MulticastState<Downstream> {
   }
 
   /// The subject sent its subscription.
+  @inlinable
   mutating func subscribed(_ subscription: any Subscription) -> SubscriptionAction {
     guard case .ready(let downstream) = self else { return .cancel }
     self = .subscribed(downstream, subscription)
@@ -31,6 +34,7 @@ enum MulticastState<Downstream> {
   }
 
   /// What to do when the subject completes or the subscriber cancels.
+  @usableFromInline
   enum EndAction {
     /// The subscription is not running: nothing to do.
     case ignore
@@ -41,6 +45,7 @@ enum MulticastState<Downstream> {
 
   /// The subject completed, or the subscriber cancelled: the subscription ends, and
   /// lets go of the subscriber (once unlocked, with the action).
+  @inlinable
   mutating func ended() -> EndAction {
     guard case .subscribed(let downstream, let subscription) = self else { return .ignore }
     self = .terminal

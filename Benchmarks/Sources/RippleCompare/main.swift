@@ -16,6 +16,8 @@ import Workloads
 //                                        scaling_store_persisted_flush, store_paced_stage_cpu)
 //   RippleCompare --profile WORKLOAD N   runs only Ripple's side, N operations, once: for
 //                                        callgrind (two N values give instructions per op)
+//   RippleCompare --profile WORKLOAD N --side baseline|opencombine
+//                                        the same for the workload's other columns
 //   RippleCompare --store-child …        (hidden) the second process of the cross-process
 //                                        store workloads; see CrossProcessStore.swift
 
@@ -128,12 +130,21 @@ if let index = arguments.firstIndex(of: "--profile") {
   let name = arguments.indices.contains(index + 1) ? arguments[index + 1] : ""
   let count = arguments.indices.contains(index + 2) ? Int(arguments[index + 2]) : nil
   if let count, profileGrowth(name, operations: count) { exit(0) }
-  guard let workload = workloads.first(where: { $0.name == name }), let count else {
-    print("usage: RippleCompare --profile WORKLOAD N, where WORKLOAD is one of:")
+  let side = arguments.firstIndex(of: "--side").flatMap {
+    arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
+  }
+  guard let workload = workloads.first(where: { $0.name == name }), let count,
+    let run = side == nil
+      ? workload.ripple
+      : side == "baseline" ? workload.baseline : side == "opencombine" ? workload.openCombine : nil
+  else {
+    print(
+      "usage: RippleCompare --profile WORKLOAD N [--side baseline|opencombine], where WORKLOAD"
+        + " is one of (and has that side):")
     print(workloads.map(\.name).joined(separator: " "))
     exit(2)
   }
-  workload.ripple(count)
+  run(count)
   exit(0)
 }
 

@@ -47,7 +47,7 @@ extension Publishers {
       let (prefix, file, line) = (prefix, file, line)
       upstream.receive(
         subscriber:
-          Relay<Output, Upstream.Failure, S>(
+          ClosureForwarder<Output, Upstream.Failure, S>(
             "AssertNoFailure", downstream: subscriber,
             reflectedChildren: { [("file", file), ("line", line), ("prefix", prefix)] },
             onValue: { $1.receive($0) },

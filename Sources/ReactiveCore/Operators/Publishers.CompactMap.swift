@@ -46,7 +46,7 @@ extension Publishers {
       let transform = transform
       upstream.receive(
         subscriber:
-          Relay<Upstream.Output, Failure, S>("CompactMap", downstream: subscriber) {
+          ClosureForwarder<Upstream.Output, Failure, S>("CompactMap", downstream: subscriber) {
             input, downstream in
             transform(input).map(downstream.receive) ?? .max(1)
           })

@@ -29,7 +29,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Never, Failure == S.Failure {
       upstream.receive(
         subscriber:
-          Relay<Upstream.Output, Failure, S>(
+          ClosureForwarder<Upstream.Output, Failure, S>(
             "IgnoreOutput", downstream: subscriber, onSubscription: { $0.request(.unlimited) },
             onValue: { _, _ in .none }))
     }

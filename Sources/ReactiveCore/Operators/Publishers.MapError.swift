@@ -43,7 +43,7 @@ extension Publishers {
       let transform = transform
       upstream.receive(
         subscriber:
-          Relay<Output, Upstream.Failure, S>(
+          ClosureForwarder<Output, Upstream.Failure, S>(
             "MapError", downstream: subscriber, onValue: { $1.receive($0) },
             onCompletion: { $1.receive(completion: $0.mapError(transform)) }))
     }

@@ -65,7 +65,7 @@ extension Publishers {
       let keyPath = keyPath
       upstream.receive(
         subscriber:
-          Relay<Upstream.Output, Failure, S>(
+          ClosureForwarder<Upstream.Output, Failure, S>(
             "ValueForKey", downstream: subscriber, reflectedChildren: { [("keyPath", keyPath)] }
           ) {
             $1.receive($0[keyPath: keyPath])
@@ -104,7 +104,7 @@ extension Publishers {
       let (keyPath0, keyPath1) = (keyPath0, keyPath1)
       upstream.receive(
         subscriber:
-          Relay<Upstream.Output, Failure, S>(
+          ClosureForwarder<Upstream.Output, Failure, S>(
             "ValueForKeys", downstream: subscriber,
             reflectedChildren: { [("keyPath0", keyPath0), ("keyPath1", keyPath1)] }
           ) {
@@ -147,7 +147,7 @@ extension Publishers {
       let (keyPath0, keyPath1, keyPath2) = (keyPath0, keyPath1, keyPath2)
       upstream.receive(
         subscriber:
-          Relay<Upstream.Output, Failure, S>(
+          ClosureForwarder<Upstream.Output, Failure, S>(
             "ValueForKeys", downstream: subscriber,
             reflectedChildren: {
               [("keyPath0", keyPath0), ("keyPath1", keyPath1), ("keyPath2", keyPath2)]

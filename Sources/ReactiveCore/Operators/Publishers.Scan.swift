@@ -68,7 +68,7 @@ extension Publishers {
       let next = nextPartialResult
       upstream.receive(
         subscriber:
-          Relay<Upstream.Output, Failure, S>(
+          ClosureForwarder<Upstream.Output, Failure, S>(
             "Scan", downstream: subscriber,
             reflectedChildren: { [("downstream", subscriber), ("result", accumulator)] }
           ) { input, downstream in

@@ -34,7 +34,7 @@ extension Publishers {
     where Output == S.Input, Failure == S.Failure {
       upstream.receive(
         subscriber:
-          Relay<Output, Never, S>(
+          ClosureForwarder<Output, Never, S>(
             "SetFailureType", downstream: subscriber, onValue: { $1.receive($0) },
             onCompletion: { _, downstream in downstream.receive(completion: .finished) }))
     }

@@ -2,7 +2,8 @@
 /// subscription straight through: the shape of every operator that needs no state of
 /// its own (`compactMap`, key-path `map`, `mapError`, `setFailureType`, …).
 @usableFromInline
-struct Relay<Input, Failure: Error, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+struct ClosureForwarder<Input, Failure: Error, Downstream: Subscriber>: Subscriber,
+  CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible
 {
   @usableFromInline
@@ -58,8 +59,8 @@ struct Relay<Input, Failure: Error, Downstream: Subscriber>: Subscriber, CustomS
   var playgroundDescription: Any { description }
 }
 
-extension Relay where Failure == Downstream.Failure {
-  /// A relay that forwards the completion unchanged.
+extension ClosureForwarder where Failure == Downstream.Failure {
+  /// A forwarder that passes the completion on unchanged.
   @inlinable
   init(
     _ name: String, downstream: Downstream,

@@ -16,11 +16,10 @@ final class ScopeTree: @unchecked Sendable {
   /// The lock that guards the queue, `isReconciling`, `structureVersion` and every node's
   /// `host`, `children`, `slotInHost`, `isRootConnected`, `recordedState` and `isQueued`.
   let lock = Lock()
-  /// Nodes waiting for reconciliation from `head` on; a slot is emptied as its node is
-  /// taken, so that the queue never drops the last reference to a node with the lock held
-  /// (a scope's deinit takes the lock).
-  private var queue: [Behavior?] = []
-  private var head = 0
+  /// Nodes waiting for reconciliation; a slot is emptied as its node is taken
+  /// (`takeFirst()`), so that the queue never drops the last reference to a node with the
+  /// lock held (a scope's deinit takes the lock).
+  private var queue = FIFOQueue<Behavior?>()
   /// Whether the draining thread is reconciling a node it took from the queue.
   private var isReconciling = false
   /// Counts structure changes, so that a reconciliation can tell with one read whether a
@@ -57,7 +56,7 @@ final class ScopeTree: @unchecked Sendable {
   func nodeMoved(_ node: Behavior) {
     structureVersion &+= 1
     setRootConnected(node.hostScope?.isRootConnected ?? false, from: node)
-    let isAtRest = head == queue.count && !isReconciling
+    let isAtRest = queue.isEmpty && !isReconciling
     enqueue(node)
     guard !isAtRest, let scope = node as? Scope, !scope.childList.isEmpty else { return }
     var pending = scope.childList.array
@@ -116,15 +115,13 @@ final class ScopeTree: @unchecked Sendable {
 
   private func next() -> Behavior? {
     lock.withLock {
-      guard head < queue.count else {
-        queue.removeAll(keepingCapacity: queue.count < 1_024)
-        head = 0
+      // Taken out of the queue, so that the caller's reference is the queue's.
+      guard let node = queue.takeFirst() else {
+        // A burst's array goes once drained; a small one is kept for the next.
+        if queue.capacity >= 1_024 { queue.removeAll() }
         isReconciling = false
         return nil
       }
-      // Taken out of the queue, so that the caller's reference is the queue's.
-      let node = queue[head].take()!
-      head += 1
       node.isQueued = false
       isReconciling = true
       return node

@@ -130,6 +130,9 @@ struct JudgingRow: Sendable, CustomTestStringConvertible {
     publisher.releaseSubscriber()
     #expect(weakToken == nil, "upstream let go: nothing can reach the transform")
     #expect(subscription.withLock { $0 } != nil)
+    // The subscriber's closure holds the subscription, which keeps the subscriber as
+    // Combine's does: break that cycle (LeakSanitizer runs this suite).
+    subscription.withLock { $0 = nil }
   }
 
   /// Keeping the transform apart keeps Combine's shape: the subscriber upstream holds is
@@ -137,7 +140,10 @@ struct JudgingRow: Sendable, CustomTestStringConvertible {
   /// nothing, so the late subscription is kept and never cancelled).
   @Test func tryMapsUpstreamSubscriberIsItsSubscription() throws {
     let publisher = ManualPublisher<Int, Never>(subscription: nil)
-    publisher.tryMap { $0 }.subscribe(HoldingSubscriber<Int, any Error>())
+    let holder = HoldingSubscriber<Int, any Error>()
+    // The holder keeps its subscription, which keeps the holder: let go at the end.
+    defer { holder.releaseSubscription() }
+    publisher.tryMap { $0 }.subscribe(holder)
     let subscription = try #require(publisher.rawSubscriber as? any Subscription)
     subscription.request(.max(1))
     subscription.cancel()

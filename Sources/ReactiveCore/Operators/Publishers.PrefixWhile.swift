@@ -50,7 +50,9 @@ extension Publishers {
       let predicate = predicate
       upstream.receive(
         subscriber:
-          FilteringSubscription<Output, Failure, S>("PrefixWhile", downstream: subscriber) {
+          FilteringSubscription<Output, Failure, S>.subscriber(
+            "PrefixWhile", downstream: subscriber
+          ) {
             predicate($0) ? .emit($0) : .finish
           })
     }
@@ -80,7 +82,7 @@ extension Publishers {
       let predicate = predicate
       upstream.receive(
         subscriber:
-          FilteringSubscription<Output, Upstream.Failure, S>(
+          FilteringSubscription<Output, Upstream.Failure, S>.subscriber(
             "TryPrefixWhile", downstream: subscriber
           ) {
             input in .trying { try predicate(input) ? .emit(input) : .finish }

@@ -65,7 +65,7 @@ extension Publishers {
       let previous = PreviousValue<Output>()
       let isDuplicate = predicate
       upstream.receive(
-        subscriber: FilteringSubscription<Output, Failure, S>(
+        subscriber: FilteringSubscription<Output, Failure, S>.subscriber(
           "RemoveDuplicates", downstream: subscriber,
           extraMirrorChildren: { [("last", previous.value as Any)] }
         ) { input in
@@ -100,7 +100,7 @@ extension Publishers {
       let previous = PreviousValue<Output>()
       let isDuplicate = predicate
       upstream.receive(
-        subscriber: FilteringSubscription<Output, Upstream.Failure, S>(
+        subscriber: FilteringSubscription<Output, Upstream.Failure, S>.subscriber(
           "TryRemoveDuplicates", downstream: subscriber,
           extraMirrorChildren: { [("last", previous.value as Any)] }
         ) { input in

@@ -35,7 +35,7 @@ extension Publishers {
       let transform = transform
       upstream.receive(
         subscriber:
-          FilteringSubscription<Upstream.Output, Upstream.Failure, S>(
+          FilteringSubscription<Upstream.Output, Upstream.Failure, S>.subscriber(
             "TryCompactMap", downstream: subscriber
           ) { input in .trying { try transform(input).map { .emit($0) } ?? .drop } })
     }

@@ -36,7 +36,7 @@ extension Publishers {
       let isIncluded = isIncluded
       upstream.receive(
         subscriber:
-          FilteringSubscription<Output, Upstream.Failure, S>(
+          FilteringSubscription<Output, Upstream.Failure, S>.subscriber(
             "TryFilter", downstream: subscriber
           ) { input in .trying { try isIncluded(input) ? .emit(input) : .drop } })
     }

@@ -17,25 +17,20 @@ import Synchronization
 /// extra mirror children to show). It is one final class, specialised with the operator
 /// for the caller's types, so a value costs one closure call and no dynamic dispatch.
 ///
-/// The judgement is let go when the subscription ends (a finish, a failure, the judgement
-/// ending it, or a cancel), so that what the operator's closure captures is released even
-/// while the subscriber keeps this subscription.
+/// The judgement lives in the subscriber handed upstream (``UpstreamSide``), not in this
+/// subscription, as `tryMap`'s transform does (``TryMapSubscription``): a subscriber that
+/// keeps this subscription after the end keeps no closure, and the judgement goes when
+/// upstream lets go of its subscriber (at the cancel, the finish or the failure). A value
+/// reads it from an immutable field, with no atomic claim and no retain.
 ///
 /// - Note: Thread-safe. `lock` guards `state`; it is never held while calling upstream,
-///   downstream or ``judge``, nor while releasing it. `phase` mirrors `state` so that a
-///   value passes without taking the lock, and carries a `judging` bit while a value is
-///   being judged: whoever ends the subscription releases `judge` when that bit is clear,
-///   and the judging value releases it when the end came while it ran (a cancel from
-///   another thread, or from inside the judgement), so `judge` is never read and cleared
-///   at once.
+///   downstream or the judgement. `phase` mirrors `state` so that a value passes without
+///   taking the lock.
 @usableFromInline
 final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-  Subscriber,
   Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
 {
-  @usableFromInline
-  typealias Failure = UpstreamFailure
   @usableFromInline
   typealias Step = OperatorStep<Downstream.Input, Downstream.Failure>
 
@@ -52,11 +47,6 @@ final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Sub
     case awaitingSubscription, connected, completed
   }
 
-  /// Set in `phase` (beside `connected`, or beside `completed` if the end came meanwhile)
-  /// while a value is being judged.
-  @usableFromInline
-  static var judging: UInt8 { 4 }
-
   /// The lock that guards `state`.
   @usableFromInline
   let lock = Lock()
@@ -70,12 +60,6 @@ final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Sub
   let downstream: Downstream
   @usableFromInline
   let description: String
-  /// Decides what to do with one value: emit it (or a transformed one), drop it, finish,
-  /// or fail; `nil` once the subscription has ended. Read only by a value that set the
-  /// `judging` bit, cleared only by the one owner the bit designates (see the type's note).
-  @usableFromInline
-  @exclusivity(unchecked)
-  var judge: ((Input) -> Step)?
   /// Mirror children beyond the downstream, for operators that keep state.
   @usableFromInline
   let extraMirrorChildren: (() -> [Mirror.Child])?
@@ -83,13 +67,24 @@ final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Sub
   @inlinable
   init(
     _ name: String, downstream: Downstream,
-    extraMirrorChildren: (() -> [Mirror.Child])? = nil,
-    judge: @escaping (Input) -> Step
+    extraMirrorChildren: (() -> [Mirror.Child])?
   ) {
     description = name
     self.downstream = downstream
-    self.judge = judge
     self.extraMirrorChildren = extraMirrorChildren
+  }
+
+  /// The subscriber to hand upstream for `downstream`, judging each value with `judge`.
+  @inlinable
+  static func subscriber(
+    _ name: String, downstream: Downstream,
+    extraMirrorChildren: (() -> [Mirror.Child])? = nil,
+    judge: @escaping (Input) -> Step
+  ) -> UpstreamSide {
+    UpstreamSide(
+      owner: FilteringSubscription(
+        name, downstream: downstream, extraMirrorChildren: extraMirrorChildren),
+      judge: judge)
   }
 
   @usableFromInline
@@ -115,30 +110,7 @@ final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Sub
     phase.store(nextPhase.rawValue, ordering: .releasing)
   }
 
-  /// Moves `state` to `.completed`. Call with the lock held; release what it returns after
-  /// unlocking.
-  ///
-  /// - Returns: the judgement, if this end is the one to let it go: the subscription had
-  ///   not ended yet and no value is being judged (a judging value lets it go itself).
-  @inlinable
-  func complete() -> ((Input) -> Step)? {
-    state = .completed
-    let ended = Phase.completed.rawValue
-    var observed = phase.load(ordering: .relaxed)
-    while true {
-      // Keep the judging bit, so that the judging value sees the end when it is done.
-      let (exchanged, original) = phase.compareExchange(
-        expected: observed, desired: ended | (observed & Self.judging),
-        ordering: .acquiringAndReleasing)
-      if exchanged { break }
-      observed = original
-    }
-    // Already ended, or a value is being judged: not this end's to let go.
-    guard observed & Self.judging == 0, observed != ended else { return nil }
-    return judge.take()
-  }
-
-  // MARK: Subscriber
+  // MARK: Upstream's events (through the UpstreamSide)
 
   @usableFromInline
   func receive(subscription: any Subscription) {
@@ -154,37 +126,16 @@ final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Sub
   }
 
   @inlinable
-  func receive(_ input: Input) -> Subscribers.Demand {
-    let connected = Phase.connected.rawValue
-    let claimed = connected | Self.judging
-    let step: Step
-    switch phase.load(ordering: .acquiring) {
-    case connected:
-      // A cancel from another thread between the load and here leaves nothing to judge.
-      guard
-        phase.compareExchange(expected: connected, desired: claimed, ordering: .acquiring)
-          .exchanged
-      else { return .none }
-      // The bit keeps `judge` in place while it runs: an end leaves it alone meanwhile.
-      step = judge!(input)
-      if !phase.compareExchange(
-        expected: claimed, desired: connected, ordering: .acquiringAndReleasing
-      ).exchanged {
-        // The subscription ended while the value was judged and left the judgement to
-        // this thread: nothing else touches it now.
-        phase.store(Phase.completed.rawValue, ordering: .releasing)
-        judge = nil
-      }
-    case claimed:
-      // Sent from inside the judgement itself (upstream calls are serial, so this is the
-      // judging thread): the outer value's claim covers this one too.
-      step = judge!(input)
-    case Phase.awaitingSubscription.rawValue:
+  func receive(_ input: Input, judgedBy judge: (Input) -> Step) -> Subscribers.Demand {
+    switch Phase(rawValue: phase.load(ordering: .acquiring)) {
+    case .awaitingSubscription?:
       preconditionFailure("Invalid state: Received value before receiving subscription")
-    default:
+    case .completed?, nil:
       return .none
+    case .connected?:
+      break
     }
-    switch step {
+    switch judge(input) {
     case .emit(let output):
       return downstream.receive(output)
     case .drop:
@@ -207,9 +158,8 @@ final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Sub
     case .completed:
       lock.unlock()
     case .connected:
-      let released = complete()
+      enter(.completed)
       lock.unlock()
-      withExtendedLifetime(released) {}
       // The downstream's failure type is the upstream's or `any Error`.
       downstream.receive(completion: completion.mapError { $0 as! Downstream.Failure })
     }
@@ -224,9 +174,8 @@ final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Sub
       lock.unlock()
       return
     }
-    let released = complete()
+    enter(.completed)
     lock.unlock()
-    withExtendedLifetime(released) {}
     subscription.cancel()
     downstream.receive(completion: completion)
   }
@@ -258,10 +207,61 @@ final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Sub
     } else {
       subscription = nil
     }
-    let released = complete()
+    enter(.completed)
     lock.unlock()
-    withExtendedLifetime(released) {}
     subscription?.cancel()
+  }
+
+  /// The subscriber upstream holds: it carries the judgement, and stands for the
+  /// subscription (its identifier, description and mirror). It is a subscription too,
+  /// forwarding to its owner, because Combine's subscriber is (the OpenCombine fork's
+  /// request- and cancel-before-subscription tests use upstream's subscriber as the
+  /// subscription).
+  @usableFromInline
+  struct UpstreamSide: Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+  {
+    @usableFromInline
+    typealias Failure = UpstreamFailure
+
+    @usableFromInline
+    let owner: FilteringSubscription
+    /// Decides what to do with one value: emit it (or a transformed one), drop it,
+    /// finish, or fail.
+    @usableFromInline
+    let judge: (Input) -> Step
+
+    @inlinable
+    init(owner: FilteringSubscription, judge: @escaping (Input) -> Step) {
+      self.owner = owner
+      self.judge = judge
+    }
+
+    /// The owner's identifier, as in Combine.
+    @usableFromInline
+    var combineIdentifier: CombineIdentifier { owner.combineIdentifier }
+    @usableFromInline
+    var description: String { owner.description }
+    @usableFromInline
+    var customMirror: Mirror { owner.customMirror }
+    @usableFromInline
+    var playgroundDescription: Any { owner.playgroundDescription }
+
+    @inlinable
+    func receive(subscription: any Subscription) { owner.receive(subscription: subscription) }
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+      owner.receive(input, judgedBy: judge)
+    }
+    @inlinable
+    func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+      owner.receive(completion: completion)
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) { owner.request(demand) }
+    @inlinable
+    func cancel() { owner.cancel() }
   }
 }
 

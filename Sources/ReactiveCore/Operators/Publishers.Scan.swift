@@ -104,8 +104,8 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == any Error {
       upstream.receive(
-        subscriber: TryScanSubscription<Upstream.Output, Upstream.Failure, S>(
-          downstream: subscriber, initialResult: initialResult,
+        subscriber: TryScanSubscription<Upstream.Output, Upstream.Failure, S>.subscriber(
+          for: subscriber, initialResult: initialResult,
           nextPartialResult: nextPartialResult))
     }
   }

@@ -67,6 +67,12 @@ struct OperatorRow: Sendable, CustomTestStringConvertible {
         return $0 + $1
       }.row()
     },
+    .init("tryScan") { upstream, _, token in
+      upstream.tryScan(0) {
+        _ = token
+        return $0 + $1
+      }.row()
+    },
     .init("mapError") { upstream, _, token in
       upstream.mapError {
         _ = token
@@ -320,7 +326,7 @@ struct DiscardingStream: TextOutputStream {
     "measureInterval", "output(in:)", "prefix(untilOutputFrom:)", "prefix(while:)",
     "prepend", "print", "receive(on:)", "reduce", "removeDuplicates(by:)", "replaceEmpty",
     "replaceError", "subscribe(on:)", "switchToLatest", "timeout", "tryCatch", "tryFilter",
-    "tryMap", "zip",
+    "tryMap", "tryScan", "zip",
   ]
 
   /// With a subscriber that keeps its subscription after the end (a cycle, if the

@@ -9,26 +9,24 @@
 ///   kept;
 /// - a request for zero values is no request (it is passed upstream as asked).
 ///
-/// A subclass overrides ``transform(_:)``, ``description`` and, when it keeps state,
+/// The closure is not kept here: a subclass keeps it in the subscriber it hands upstream
+/// (as ``TryMapSubscription`` does), which passes each value in with
+/// ``receive(transformed:)``, so a subscriber that keeps this subscription after the end
+/// keeps no closure. A subclass overrides ``description`` and, when it keeps state,
 /// ``customMirror``.
 ///
 /// - Note: Thread-safe. `lock` guards the status (the state); the transform and
 ///   downstream run without it, serially as upstream calls them.
 class ThrowingTransformSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-  Guarded<SubscriptionStatus>, Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+  Guarded<SubscriptionStatus>, Subscription, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Failure == any Error {
-  typealias Failure = UpstreamFailure
-
   let downstream: Downstream
 
   init(downstream: Downstream) {
     self.downstream = downstream
     super.init(state: .awaitingSubscription)
   }
-
-  /// The value to pass on for `input`.
-  func transform(_ input: Input) throws -> Downstream.Input { fatalError("abstract") }
 
   var description: String { fatalError("abstract") }
   var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
@@ -39,9 +37,10 @@ where Downstream.Failure == any Error {
     downstream.receive(subscription: self)
   }
 
-  func receive(_ input: Input) -> Subscribers.Demand {
+  /// Passes on the value `transformed` gives, or ends on its throw.
+  func receive(transformed: () throws -> Downstream.Input) -> Subscribers.Demand {
     do {
-      return downstream.receive(try transform(input))
+      return downstream.receive(try transformed())
     } catch {
       transformThrew(error)
       return .none
@@ -166,27 +165,39 @@ where Downstream.Failure == any Error {
 }
 
 /// The subscription of `tryScan(_:_:)`: it keeps the running result, and shows it with
-/// its status in its mirror.
+/// its status in its mirror; the closure lives in the ``UpstreamSide`` that upstream
+/// holds, so it goes when upstream lets go (at the cancel, the throw or the completion),
+/// as `tryMap`'s transform does.
 final class TryScanSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
   ThrowingTransformSubscription<Input, UpstreamFailure, Downstream>, @unchecked Sendable
 where Downstream.Failure == any Error {
-  private let nextPartialResult: (Downstream.Input, Input) throws -> Downstream.Input
-  // Touched only by `transform`, which upstream calls serially (the Subscriber contract),
-  // so it needs no lock.
+  // Touched only by `receive(_:scanningWith:)`, which upstream calls serially (the
+  // Subscriber contract), so it needs no lock.
   private var result: Downstream.Input
 
-  init(
-    downstream: Downstream, initialResult: Downstream.Input,
-    nextPartialResult: @escaping (Downstream.Input, Input) throws -> Downstream.Input
-  ) {
+  private init(downstream: Downstream, initialResult: Downstream.Input) {
     result = initialResult
-    self.nextPartialResult = nextPartialResult
     super.init(downstream: downstream)
   }
 
-  override func transform(_ input: Input) throws -> Downstream.Input {
-    result = try nextPartialResult(result, input)
-    return result
+  /// The subscriber to hand upstream for `downstream`, folding with `nextPartialResult`.
+  static func subscriber(
+    for downstream: Downstream, initialResult: Downstream.Input,
+    nextPartialResult: @escaping (Downstream.Input, Input) throws -> Downstream.Input
+  ) -> UpstreamSide {
+    UpstreamSide(
+      owner: TryScanSubscription(downstream: downstream, initialResult: initialResult),
+      nextPartialResult: nextPartialResult)
+  }
+
+  fileprivate func receive(
+    _ input: Input,
+    scanningWith nextPartialResult: (Downstream.Input, Input) throws -> Downstream.Input
+  ) -> Subscribers.Demand {
+    receive(transformed: {
+      result = try nextPartialResult(result, input)
+      return result
+    })
   }
 
   /// Combine's tryScan passes the upstream's completion on every time it comes while
@@ -203,5 +214,25 @@ where Downstream.Failure == any Error {
     return Mirror(
       self, children: ["downstream": downstream, "status": status, "result": result],
       ancestorRepresentation: .suppressed)
+  }
+
+  /// The subscriber upstream holds: it carries the closure, stands for the subscription
+  /// and is a subscription too, forwarding to its owner, as ``TryMapSubscription``'s is.
+  struct UpstreamSide: OwnerForwardingSubscriber, Subscription {
+    typealias Failure = UpstreamFailure
+
+    let owner: TryScanSubscription
+    let nextPartialResult: (Downstream.Input, Input) throws -> Downstream.Input
+
+    func receive(subscription: any Subscription) { owner.receive(subscription: subscription) }
+    func receive(_ input: Input) -> Subscribers.Demand {
+      owner.receive(input, scanningWith: nextPartialResult)
+    }
+    func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+      owner.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) { owner.request(demand) }
+    func cancel() { owner.cancel() }
   }
 }

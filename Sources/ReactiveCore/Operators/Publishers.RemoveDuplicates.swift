@@ -62,7 +62,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      let previous = PreviousValue<Output>()
+      let previous = SerialCell<Output?>(nil)
       let isDuplicate = predicate
       upstream.receive(
         subscriber: FilteringSubscription<Output, Failure, S>.subscriber(
@@ -97,7 +97,7 @@ extension Publishers {
     /// Attaches the subscriber; a thrown error cancels upstream and fails downstream.
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, S.Failure == any Error {
-      let previous = PreviousValue<Output>()
+      let previous = SerialCell<Output?>(nil)
       let isDuplicate = predicate
       upstream.receive(
         subscriber: FilteringSubscription<Output, Upstream.Failure, S>.subscriber(

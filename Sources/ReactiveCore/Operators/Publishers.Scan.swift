@@ -64,16 +64,18 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where Output == S.Input, Failure == S.Failure {
-      var accumulator = initialResult
+      // In a cell, not a captured `var`, so that a value pays no run-time exclusivity check.
+      let accumulator = SerialCell(initialResult)
       let next = nextPartialResult
       upstream.receive(
         subscriber:
           ClosureForwarder<Upstream.Output, Failure, S>(
             "Scan", downstream: subscriber,
-            reflectedChildren: { [("downstream", subscriber), ("result", accumulator)] }
+            reflectedChildren: { [("downstream", subscriber), ("result", accumulator.value)] }
           ) { input, downstream in
-            accumulator = next(accumulator, input)
-            return downstream.receive(accumulator)
+            let result = next(accumulator.value, input)
+            accumulator.value = result
+            return downstream.receive(result)
           })
     }
   }

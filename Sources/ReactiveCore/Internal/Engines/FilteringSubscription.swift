@@ -264,24 +264,3 @@ final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Sub
     func cancel() { owner.cancel() }
   }
 }
-
-/// The state of `removeDuplicates(by:)` and `tryRemoveDuplicates(by:)`: the value before
-/// the current one (whether or not it was published, as in Combine).
-@usableFromInline
-final class PreviousValue<Value>: @unchecked Sendable {
-  // Touched only from the judgement, which upstream calls serially (the Subscriber
-  // contract), and read by the mirror.
-  @usableFromInline
-  @exclusivity(unchecked)
-  var value: Value?
-
-  @inlinable
-  init() {}
-
-  /// Stores `next` and returns the value it replaces.
-  @inlinable
-  func exchange(_ next: Value) -> Value? {
-    defer { value = next }
-    return value
-  }
-}

@@ -70,7 +70,8 @@ extension Store {
     state.lock.unlock()
     if queueWrite { persistence?.requestWrite() }
     guard !observers.isEmpty else { return .committed }
-    let mutation = Mutation(key: key, oldValue: oldValue, newValue: value, timestamp: .now)
+    let mutation = Mutation(
+      key: key, oldValue: oldValue, newValue: value, nanoseconds: StoreClock.nanoseconds)
     deliveries.deliver(mutation, to: observers)
     return .committed
   }

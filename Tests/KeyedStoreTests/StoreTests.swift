@@ -34,6 +34,24 @@ import Testing
     #expect(seen.values.allSatisfy { $0.timestamp >= before && $0.key == .someInt })
   }
 
+  // Stage reads the clock itself (not through `ContinuousClock.now`): its timestamps must
+  // still be `ContinuousClock` instants, ordered with `now` and with the other commits'.
+  @Test func timestampsAreContinuousClockInstantsInCommitOrder() {
+    let store = Store()
+    let seen = Recorder<Mutation<Int>>()
+    store.registerObserver(for: .someInt) { seen.append($0) }
+    let before = ContinuousClock.now
+    store.stage(1, for: .someInt)
+    store.post(.someInt)
+    store.stage(2, for: .someInt)
+    store.update(0, for: .someInt) { $0 += 1 }
+    let after = ContinuousClock.now
+    let timestamps = seen.values.map(\.timestamp)
+    #expect(timestamps.count == 4)
+    #expect(timestamps.allSatisfy { before <= $0 && $0 <= after })
+    #expect(timestamps == timestamps.sorted())
+  }
+
   @Test func delayedStageRunsOnTheSchedulerAndCanBeCancelled() {
     let scheduler = TestScheduler()
     let store = Store(scheduler: scheduler)

@@ -1,13 +1,5 @@
 import ReactiveCore
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The one lock behind every lineage, and the per-instance record of inheritable values.
 ///
 /// A single lock (rather than one per tree) keeps `reparent(to:)`, which can join two
@@ -22,14 +14,12 @@ enum LineageStore {
   /// Serialises ``Ancestor/registeredKey(for:)``, so that one read at a time is watched.
   static let captureLock = Lock()
 
-  /// The calling thread's identity, never zero.
-  static var currentThread: UInt { UInt(bitPattern: Int(bitPattern: pthread_self())) }
-
   /// Records that `slot` was read on `instance`, if the thread that asked to watch reads
   /// it, and it is the first slot read. Lock held.
   @usableFromInline
   static func noteRead(of slot: Slot, in instance: Ancestor) {
-    guard instance.capturedSlot == nil, instance.capturingThread == currentThread else { return }
+    guard instance.capturedSlot == nil, instance.capturingThread == LockOwner.currentThread
+    else { return }
     instance.capturedSlot = slot
   }
 }
@@ -48,7 +38,7 @@ extension Ancestor {
       preconditionFailure("\(type(of: self)) is not a \(Root.self)")
     }
     return LineageStore.captureLock.withLock {
-      let thread = LineageStore.currentThread
+      let thread = LockOwner.currentThread
       LineageStore.lock.withLock {
         capturingThread = thread
         capturedSlot = nil

@@ -71,20 +71,20 @@ final class AsyncBridge<Upstream: Publisher>: Guarded<AsyncBridge<Upstream>.Stat
   func wait() async -> Outcome {
     await withUnsafeContinuation { (continuation: Waiter) in
       lock.lock()
-      switch state.phase {
+      switch stateAssumingLocked.phase {
       case .awaitingSubscription:
-        state.waiting.append(continuation)
-        state.pendingDemand += 1
+        stateAssumingLocked.waiting.append(continuation)
+        stateAssumingLocked.pendingDemand += 1
         lock.unlock()
       case .subscribed(let subscription):
-        state.waiting.append(continuation)
+        stateAssumingLocked.waiting.append(continuation)
         lock.unlock()
         subscription.request(.max(1))
       case .terminal(nil):
         lock.unlock()
         continuation.resume(returning: .end)
       case .terminal(let failure?):
-        state.phase = .terminal(nil)
+        stateAssumingLocked.phase = .terminal(nil)
         lock.unlock()
         continuation.resume(returning: Outcome(result: .failure(failure)))
       }
@@ -93,29 +93,30 @@ final class AsyncBridge<Upstream: Publisher>: Guarded<AsyncBridge<Upstream>.Stat
 
   func receive(subscription: any Subscription) {
     lock.lock()
-    guard case .awaitingSubscription = state.phase else {
+    guard case .awaitingSubscription = stateAssumingLocked.phase else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    state.phase = .subscribed(subscription)
-    let demand = state.pendingDemand
-    state.pendingDemand = .none
+    stateAssumingLocked.phase = .subscribed(subscription)
+    let demand = stateAssumingLocked.pendingDemand
+    stateAssumingLocked.pendingDemand = .none
     lock.unlock()
     if demand > .none { subscription.request(demand) }
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
-    guard case .subscribed = state.phase else {
-      let ended = state.takeWaiting()
+    guard case .subscribed = stateAssumingLocked.phase else {
+      let ended = stateAssumingLocked.takeWaiting()
       lock.unlock()
       Self.end(ended)
       return .none
     }
     // Combine traps here too: every value answers one `next()`.
-    precondition(!state.waiting.isEmpty, "Received an output without requesting demand")
-    let continuation = state.waiting.removeFirst()
+    precondition(
+      !stateAssumingLocked.waiting.isEmpty, "Received an output without requesting demand")
+    let continuation = stateAssumingLocked.waiting.removeFirst()
     lock.unlock()
     continuation.resume(returning: Outcome(result: .success(input)))
     return .none
@@ -123,23 +124,23 @@ final class AsyncBridge<Upstream: Publisher>: Guarded<AsyncBridge<Upstream>.Stat
 
   func receive(completion: Subscribers.Completion<Failure>) {
     lock.lock()
-    if case .terminal = state.phase {
-      let ended = state.takeWaiting()
+    if case .terminal = stateAssumingLocked.phase {
+      let ended = stateAssumingLocked.takeWaiting()
       lock.unlock()
       Self.end(ended)
       return
     }
-    guard !state.waiting.isEmpty else {
+    guard !stateAssumingLocked.waiting.isEmpty else {
       if case .failure(let failure) = completion {
-        state.phase = .terminal(failure)
+        stateAssumingLocked.phase = .terminal(failure)
       } else {
-        state.phase = .terminal(nil)
+        stateAssumingLocked.phase = .terminal(nil)
       }
       lock.unlock()
       return
     }
-    state.phase = .terminal(nil)
-    var ended = state.takeWaiting()
+    stateAssumingLocked.phase = .terminal(nil)
+    var ended = stateAssumingLocked.takeWaiting()
     let first = ended.removeFirst()
     lock.unlock()
     switch completion {
@@ -152,14 +153,14 @@ final class AsyncBridge<Upstream: Publisher>: Guarded<AsyncBridge<Upstream>.Stat
   /// Ends the sequence for every waiting `next()` and cancels the subscription.
   func cancel() {
     lock.lock()
-    let ended = state.takeWaiting()
+    let ended = stateAssumingLocked.takeWaiting()
     let subscription: (any Subscription)?
-    if case .subscribed(let subscribed) = state.phase {
+    if case .subscribed(let subscribed) = stateAssumingLocked.phase {
       subscription = subscribed
     } else {
       subscription = nil
     }
-    state.phase = .terminal(nil)
+    stateAssumingLocked.phase = .terminal(nil)
     lock.unlock()
     subscription?.cancel()
     Self.end(ended)

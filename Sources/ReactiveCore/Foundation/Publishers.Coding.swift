@@ -192,12 +192,12 @@ where Downstream.Failure == any Error {
   /// Passes the first completion on, even one that arrives before the subscription.
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
     lock.lock()
-    guard !state.isFinished else {
+    guard !stateAssumingLocked.isFinished else {
       lock.unlock()
       return
     }
-    state.isFinished = true
-    state.upstream = nil
+    stateAssumingLocked.isFinished = true
+    stateAssumingLocked.upstream = nil
     lock.unlock()
     downstream.receive(completion: completion.mapError { $0 })
   }
@@ -211,12 +211,12 @@ where Downstream.Failure == any Error {
   /// nothing.
   func cancel() {
     lock.lock()
-    guard !state.isFinished, let taken = state.upstream else {
+    guard !stateAssumingLocked.isFinished, let taken = stateAssumingLocked.upstream else {
       lock.unlock()
       return
     }
-    state.isFinished = true
-    state.upstream = nil
+    stateAssumingLocked.isFinished = true
+    stateAssumingLocked.upstream = nil
     lock.unlock()
     taken.cancel()
   }
@@ -227,8 +227,8 @@ where Downstream.Failure == any Error {
     lock.lock()
     defer { lock.unlock() }
     let children: [Mirror.Child] = [
-      ("downstream", downstream), ("finished", state.isFinished),
-      ("upstreamSubscription", state.upstream as Any),
+      ("downstream", downstream), ("finished", stateAssumingLocked.isFinished),
+      ("upstreamSubscription", stateAssumingLocked.upstream as Any),
     ]
     return Mirror(self, children: children, ancestorRepresentation: .suppressed)
   }

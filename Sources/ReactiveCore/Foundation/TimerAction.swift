@@ -19,7 +19,7 @@ final class TimerAction: Guarded<(() -> Void)?>, @unchecked Sendable {
   /// Runs the action, if it was not released.
   func run() {
     lock.lock()
-    let current = state
+    let current = stateAssumingLocked
     lock.unlock()
     current?()
   }
@@ -36,8 +36,8 @@ final class TimerAction: Guarded<(() -> Void)?>, @unchecked Sendable {
   private func take() -> (() -> Void)? {
     lock.lock()
     defer { lock.unlock() }
-    let taken = state
-    state = nil
+    let taken = stateAssumingLocked
+    stateAssumingLocked = nil
     return taken
   }
 }

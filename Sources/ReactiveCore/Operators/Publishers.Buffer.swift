@@ -151,14 +151,14 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   private func deliver() -> Subscribers.Demand {
     var refill = Subscribers.Demand.none
     lock.lock()
-    var step = state.nextDelivery()
+    var step = stateAssumingLocked.nextDelivery()
     while true {
       switch step {
       case .idle:
         lock.unlock()
         return refill
       case .complete:
-        let completion = state.terminal
+        let completion = stateAssumingLocked.terminal
         lock.unlock()
         if let completion { downstream.receive(completion: completion) }
         return refill
@@ -168,7 +168,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         for value in batch { more += downstream.receive(value) }
         if prefetch == .keepFull { refill += batch.count }
         lock.lock()
-        step = state.batchDelivered(returning: more)
+        step = stateAssumingLocked.batchDelivered(returning: more)
       }
     }
   }

@@ -169,12 +169,12 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
 
   fileprivate func receivePre(subscription: any Subscription) {
     lock.lock()
-    guard case .pendingPre = state.phase else {
+    guard case .pendingPre = stateAssumingLocked.phase else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    state.phase = .pre(subscription)
+    stateAssumingLocked.phase = .pre(subscription)
     lock.unlock()
     downstream.receive(subscription: self)
   }
@@ -182,8 +182,9 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
   fileprivate func receivePre(_ input: Upstream.Output) -> Subscribers.Demand {
     lock.lock()
     // Combine traps on a value nobody asked for (its demand would go negative).
-    precondition(state.demand > .none, "API Violation: received a value without demand")
-    state.demand -= 1
+    precondition(
+      stateAssumingLocked.demand > .none, "API Violation: received a value without demand")
+    stateAssumingLocked.demand -= 1
     lock.unlock()
     let more = downstream.receive(input)
     withLock { $0.demand += more }
@@ -192,19 +193,19 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
 
   fileprivate func receivePre(completion: Subscribers.Completion<Upstream.Failure>) {
     lock.lock()
-    switch (completion, state.phase) {
+    switch (completion, stateAssumingLocked.phase) {
     case (.finished, .pre):
-      state.phase = .ended
-      let released = state.handler.take()
+      stateAssumingLocked.phase = .ended
+      let released = stateAssumingLocked.handler.take()
       lock.unlock()
       withExtendedLifetime(released) {}
       downstream.receive(completion: .finished)
     case (.finished, _), (.failure, .ended):
       lock.unlock()
     case (.failure(let failure), .pre):
-      state.phase = .pendingPost
+      stateAssumingLocked.phase = .pendingPost
       // Only one failure comes, so this is the handler's one run: it goes with it.
-      let handler = state.handler.take()
+      let handler = stateAssumingLocked.handler.take()
       lock.unlock()
       switch handler!(failure) {
       case .success(let replacement):
@@ -223,13 +224,13 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
 
   fileprivate func receivePost(subscription: any Subscription) {
     lock.lock()
-    guard case .pendingPost = state.phase else {
+    guard case .pendingPost = stateAssumingLocked.phase else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    state.phase = .post(subscription)
-    let demand = state.demand
+    stateAssumingLocked.phase = .post(subscription)
+    let demand = stateAssumingLocked.demand
     lock.unlock()
     if demand > .none { subscription.request(demand) }
   }
@@ -240,11 +241,11 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
 
   fileprivate func receivePost(completion: Subscribers.Completion<NewPublisher.Failure>) {
     lock.lock()
-    guard case .post = state.phase else {
+    guard case .post = stateAssumingLocked.phase else {
       lock.unlock()
       return
     }
-    state.phase = .ended
+    stateAssumingLocked.phase = .ended
     lock.unlock()
     downstream.receive(completion: completion.mapError(convertFailure))
   }
@@ -254,16 +255,16 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
   func request(_ demand: Subscribers.Demand) {
     precondition(demand != .none, "API Violation: demand must not be zero")
     lock.lock()
-    switch state.phase {
+    switch stateAssumingLocked.phase {
     case .pendingPre:
       lock.unlock()
       preconditionFailure("Unexpected state: request before subscription sent")
     case .pre(let subscription):
-      state.demand += demand
+      stateAssumingLocked.demand += demand
       lock.unlock()
       subscription.request(demand)
     case .pendingPost:
-      state.demand += demand
+      stateAssumingLocked.demand += demand
       lock.unlock()
     case .post(let subscription):
       lock.unlock()
@@ -275,10 +276,10 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
 
   func cancel() {
     lock.lock()
-    switch state.phase {
+    switch stateAssumingLocked.phase {
     case .pre(let subscription), .post(let subscription):
-      state.phase = .ended
-      let released = state.handler.take()
+      stateAssumingLocked.phase = .ended
+      let released = stateAssumingLocked.handler.take()
       lock.unlock()
       withExtendedLifetime(released) {}
       subscription.cancel()

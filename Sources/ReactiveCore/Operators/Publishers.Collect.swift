@@ -154,17 +154,17 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
   /// scaled to values.
   func receive(_ input: Element) -> Subscribers.Demand {
     lock.lock()
-    guard state.upstream != nil else {
+    guard stateAssumingLocked.upstream != nil else {
       lock.unlock()
       return .none
     }
-    state.buffer.append(input)
-    guard state.buffer.count == count else {
+    stateAssumingLocked.buffer.append(input)
+    guard stateAssumingLocked.buffer.count == count else {
       lock.unlock()
       return .none
     }
-    let full = state.buffer
-    state.buffer = []
+    let full = stateAssumingLocked.buffer
+    stateAssumingLocked.buffer = []
     lock.unlock()
     return downstream.receive(full) * count
   }
@@ -173,10 +173,10 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
   /// Combine, it does so whatever state the subscription is in.
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
     lock.lock()
-    state.upstream = nil
-    state.isFinished = true
-    let rest = state.buffer
-    state.buffer = []
+    stateAssumingLocked.upstream = nil
+    stateAssumingLocked.isFinished = true
+    let rest = stateAssumingLocked.buffer
+    stateAssumingLocked.buffer = []
     lock.unlock()
     if case .finished = completion, !rest.isEmpty { _ = downstream.receive(rest) }
     downstream.receive(completion: completion)
@@ -193,13 +193,13 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
   /// nothing.
   func cancel() {
     lock.lock()
-    guard let taken = state.upstream else {
+    guard let taken = stateAssumingLocked.upstream else {
       lock.unlock()
       return
     }
-    state.upstream = nil
-    state.buffer = []
-    state.isFinished = true
+    stateAssumingLocked.upstream = nil
+    stateAssumingLocked.buffer = []
+    stateAssumingLocked.isFinished = true
     lock.unlock()
     taken.cancel()
   }
@@ -213,8 +213,8 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
     lock.lock()
     defer { lock.unlock() }
     let children: [Mirror.Child] = [
-      ("downstream", downstream), ("upstreamSubscription", state.upstream as Any),
-      ("buffer", state.buffer), ("count", count),
+      ("downstream", downstream), ("upstreamSubscription", stateAssumingLocked.upstream as Any),
+      ("buffer", stateAssumingLocked.buffer), ("count", count),
     ]
     return Mirror(self, children: children, ancestorRepresentation: .suppressed)
   }

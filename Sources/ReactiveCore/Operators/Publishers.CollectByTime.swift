@@ -149,7 +149,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
       self?.tick()
     }
     lock.lock()
-    let unwanted = state.machine.timerScheduled(newTimer)
+    let unwanted = stateAssumingLocked.machine.timerScheduled(newTimer)
     lock.unlock()
     unwanted?.cancel()
     deliver(subscription: self)
@@ -194,18 +194,18 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
   /// left.
   private func drain() {
     lock.lock()
-    let claimed = state.machine.startDraining()
+    let claimed = stateAssumingLocked.machine.startDraining()
     lock.unlock()
     guard claimed else { return }
     while true {
       lock.lock()
-      guard let target = state.downstream else {
-        state.machine.stopDraining()
+      guard let target = stateAssumingLocked.downstream else {
+        stateAssumingLocked.machine.stopDraining()
         lock.unlock()
         return
       }
-      let step = state.machine.nextStep()
-      if case .completion = step { state.downstream = nil }
+      let step = stateAssumingLocked.machine.nextStep()
+      if case .completion = step { stateAssumingLocked.downstream = nil }
       lock.unlock()
       switch step {
       case .group(let group, let byCount):
@@ -222,24 +222,24 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
   /// Counts the demand a group returned, and asks the upstream for what it stands for.
   private func groupReturned(_ more: Subscribers.Demand, byCount: Bool) {
     lock.lock()
-    guard state.downstream != nil else {
+    guard stateAssumingLocked.downstream != nil else {
       lock.unlock()
       return
     }
-    let upstreamDemand = state.machine.groupReturned(more, byCount: byCount)
-    let upstream = state.status.subscription
+    let upstreamDemand = stateAssumingLocked.machine.groupReturned(more, byCount: byCount)
+    let upstream = stateAssumingLocked.status.subscription
     lock.unlock()
     if let upstreamDemand, let upstream { upstream.request(upstreamDemand) }
   }
 
   func request(_ additional: Subscribers.Demand) {
     lock.lock()
-    guard state.downstream != nil else {
+    guard stateAssumingLocked.downstream != nil else {
       lock.unlock()
       return
     }
-    let (upstreamDemand, action) = state.machine.requested(additional)
-    let upstream = state.status.subscription
+    let (upstreamDemand, action) = stateAssumingLocked.machine.requested(additional)
+    let upstream = stateAssumingLocked.status.subscription
     lock.unlock()
     if let upstreamDemand, let upstream { upstream.request(upstreamDemand) }
     if action != .wait { scheduleDrain() }
@@ -247,9 +247,9 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
 
   func cancel() {
     lock.lock()
-    let upstream = state.status.subscription
-    let subscriber = state.end()
-    let stopped = state.machine.cancelled()
+    let upstream = stateAssumingLocked.status.subscription
+    let subscriber = stateAssumingLocked.end()
+    let stopped = stateAssumingLocked.machine.cancelled()
     lock.unlock()
     // Released here, not under the lock: a subscriber's `deinit` may run any code.
     withExtendedLifetime(subscriber) {}

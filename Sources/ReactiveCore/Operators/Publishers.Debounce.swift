@@ -128,7 +128,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         self.due(generation)
       }
       lock.lock()
-      let stored = state.machine.timerScheduled(newTimer, generation: generation)
+      let stored = stateAssumingLocked.machine.timerScheduled(newTimer, generation: generation)
       lock.unlock()
       stored.run()
     }
@@ -139,11 +139,12 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// subscriber has demand; drops it otherwise.
   private func due(_ firing: Int) {
     lock.lock()
-    guard state.status.isSubscribed, let target = state.downstream else {
+    guard stateAssumingLocked.status.isSubscribed, let target = stateAssumingLocked.downstream
+    else {
       lock.unlock()
       return
     }
-    let action = state.machine.timerFired(generation: firing)
+    let action = stateAssumingLocked.machine.timerFired(generation: firing)
     lock.unlock()
     switch action {
     case .ignore:
@@ -155,7 +156,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
       let more = deliver(value, to: target)
       guard more != .none else { return }
       lock.lock()
-      state.machine.demandAdded(more)
+      stateAssumingLocked.machine.demandAdded(more)
       lock.unlock()
     }
   }
@@ -171,8 +172,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// Delivers the completion, then lets go of the subscriber.
   private func finishScheduled(_ completion: Subscribers.Completion<Failure>) {
     lock.lock()
-    let target = state.downstream
-    state.downstream = nil
+    let target = stateAssumingLocked.downstream
+    stateAssumingLocked.downstream = nil
     lock.unlock()
     if let target { deliver(completion, to: target) }
   }
@@ -188,9 +189,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   var customMirror: Mirror {
     lock.lock()
     let children: KeyValuePairs<String, Any> = [
-      "downstream": state.downstream.map { $0 as Any } ?? state.downstream as Any,
-      "downstreamDemand": state.machine.demand,
-      "currentValue": state.machine.latest as Any,
+      "downstream": stateAssumingLocked.downstream.map { $0 as Any } ?? stateAssumingLocked
+        .downstream as Any,
+      "downstreamDemand": stateAssumingLocked.machine.demand,
+      "currentValue": stateAssumingLocked.machine.latest as Any,
     ]
     lock.unlock()
     return Mirror(self, children: children, ancestorRepresentation: .suppressed)

@@ -79,15 +79,15 @@ final class DropSubscription<Downstream: Subscriber>: Guarded<DropSubscription<D
 
   func receive(subscription: any Subscription) {
     lock.lock()
-    guard state.upstream == nil else {
+    guard stateAssumingLocked.upstream == nil else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    state.upstream = subscription
+    stateAssumingLocked.upstream = subscription
     // Combine traps here, when the upstream subscription arrives.
     precondition(remaining >= 0, "count must not be negative")
-    let demand = state.pendingDemand + remaining
+    let demand = stateAssumingLocked.pendingDemand + remaining
     lock.unlock()
     if demand != .none { subscription.request(demand) }
   }
@@ -108,8 +108,8 @@ final class DropSubscription<Downstream: Subscriber>: Guarded<DropSubscription<D
   func request(_ demand: Subscribers.Demand) {
     precondition(demand != .none, "API Violation: demand must not be zero")
     lock.lock()
-    guard let upstream = state.upstream else {
-      state.pendingDemand += demand
+    guard let upstream = stateAssumingLocked.upstream else {
+      stateAssumingLocked.pendingDemand += demand
       lock.unlock()
       return
     }

@@ -90,24 +90,24 @@ where Downstream.Failure == Other.Failure {
 
   func receive(subscription: any Subscription) {
     lock.lock()
-    guard state.upstream == nil, !state.isCancelled else {
+    guard stateAssumingLocked.upstream == nil, !stateAssumingLocked.isCancelled else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    state.upstream = subscription
-    let demand = state.pendingDemand
+    stateAssumingLocked.upstream = subscription
+    let demand = stateAssumingLocked.pendingDemand
     lock.unlock()
     if demand > .none { subscription.request(demand) }
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
-    guard state.isTriggered, !state.isCancelled else {
+    guard stateAssumingLocked.isTriggered, !stateAssumingLocked.isCancelled else {
       // Combine traps on a value nobody asked for (its demand would go negative).
       precondition(
-        state.pendingDemand > .none, "API Violation: received a value without demand")
-      state.pendingDemand -= 1
+        stateAssumingLocked.pendingDemand > .none, "API Violation: received a value without demand")
+      stateAssumingLocked.pendingDemand -= 1
       lock.unlock()
       return .none
     }
@@ -117,30 +117,30 @@ where Downstream.Failure == Other.Failure {
 
   func receive(completion: Subscribers.Completion<Failure>) {
     lock.lock()
-    guard !state.isCancelled else {
+    guard !stateAssumingLocked.isCancelled else {
       lock.unlock()
       return
     }
-    state.isCancelled = true
+    stateAssumingLocked.isCancelled = true
     lock.unlock()
     deliver { downstream.receive(completion: completion) }
   }
 
   func request(_ demand: Subscribers.Demand) {
     lock.lock()
-    state.pendingDemand += demand
-    let upstream = state.upstream
+    stateAssumingLocked.pendingDemand += demand
+    let upstream = stateAssumingLocked.upstream
     lock.unlock()
     upstream?.request(demand)
   }
 
   func cancel() {
     lock.lock()
-    let upstream = state.upstream
-    let other = state.other
-    state.upstream = nil
-    state.other = nil
-    state.isCancelled = true
+    let upstream = stateAssumingLocked.upstream
+    let other = stateAssumingLocked.other
+    stateAssumingLocked.upstream = nil
+    stateAssumingLocked.other = nil
+    stateAssumingLocked.isCancelled = true
     lock.unlock()
     upstream?.cancel()
     other?.cancel()
@@ -170,13 +170,13 @@ where Downstream.Failure == Other.Failure {
 
   fileprivate func otherReceive(completion: Subscribers.Completion<Failure>) {
     lock.lock()
-    guard !state.isTriggered else {
-      state.other = nil
+    guard !stateAssumingLocked.isTriggered else {
+      stateAssumingLocked.other = nil
       lock.unlock()
       return
     }
-    let upstream = state.upstream
-    state.upstream = nil
+    let upstream = stateAssumingLocked.upstream
+    stateAssumingLocked.upstream = nil
     lock.unlock()
     upstream?.cancel()
     deliver { downstream.receive(completion: completion) }

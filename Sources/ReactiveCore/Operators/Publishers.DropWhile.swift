@@ -123,12 +123,13 @@ where Downstream.Input == Input {
 
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
-    guard case .subscribed(let subscription) = state.status, let predicate = state.predicate
+    guard case .subscribed(let subscription) = stateAssumingLocked.status,
+      let predicate = stateAssumingLocked.predicate
     else {
       lock.unlock()
       return .none
     }
-    let isDropping = state.isDropping
+    let isDropping = stateAssumingLocked.isDropping
     lock.unlock()
     if isDropping {
       do {
@@ -151,12 +152,12 @@ where Downstream.Input == Input {
 
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
     lock.lock()
-    guard case .subscribed = state.status else {
+    guard case .subscribed = stateAssumingLocked.status else {
       lock.unlock()
       return
     }
-    state.status = .terminal
-    state.predicate = nil
+    stateAssumingLocked.status = .terminal
+    stateAssumingLocked.predicate = nil
     lock.unlock()
     // The downstream's failure type is the upstream's or `any Error`.
     downstream.receive(completion: completion.mapError { $0 as! Downstream.Failure })

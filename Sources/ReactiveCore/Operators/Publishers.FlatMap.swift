@@ -178,7 +178,8 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
     // No transform: upstream already finished or failed, or the subscription ended.
-    guard let transform, case .subscribeInner(let index) = state.elementArrived() else {
+    guard let transform, case .subscribeInner(let index) = stateAssumingLocked.elementArrived()
+    else {
       lock.unlock()
       return .none
     }
@@ -191,7 +192,7 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
   func receive(completion: Subscribers.Completion<Failure>) {
     guard case .failure = completion else {
       lock.lock()
-      let action = state.upstreamFinished()
+      let action = stateAssumingLocked.upstreamFinished()
       let released = transform.take()
       lock.unlock()
       withExtendedLifetime(released) {}
@@ -199,7 +200,7 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
       return
     }
     lock.lock()
-    let action = state.upstreamFailed()
+    let action = stateAssumingLocked.upstreamFailed()
     let released = transform.take()
     // Combine cancels the inner publishers with its lock held; so does this, so that an
     // inner publisher that fails upstream again from its cancel traps here as there.
@@ -226,7 +227,7 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
   @inlinable
   func innerReceived(_ index: Int, _ value: Output) -> Subscribers.Demand {
     lock.lock()
-    let action = state.innerValueArrived(value, from: index)
+    let action = stateAssumingLocked.innerValueArrived(value, from: index)
     lock.unlock()
     switch action {
     case .drop, .buffered:
@@ -237,7 +238,7 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
     case .deliverOne:
       let more = deliver(value)
       lock.lock()
-      let next = state.deliveredOne(returning: more)
+      let next = stateAssumingLocked.deliveredOne(returning: more)
       lock.unlock()
       if case .drain = next { drain() }
       return .max(1)
@@ -255,7 +256,7 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
       return
     }
     lock.lock()
-    let action = state.innerFailed(index)
+    let action = stateAssumingLocked.innerFailed(index)
     var released: ((Input) -> NewPublisher)?
     if case .fail = action { released = transform.take() }
     lock.unlock()
@@ -295,7 +296,7 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
   @inlinable
   func cancel() {
     lock.lock()
-    let action = state.cancelled()
+    let action = stateAssumingLocked.cancelled()
     let transform = self.transform.take()
     lock.unlock()
     guard case .cancel(let inners, let upstream, let released) = action else { return }
@@ -323,21 +324,21 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
   func drain() {
     lock.lock()
     while true {
-      switch state.nextBuffered() {
+      switch stateAssumingLocked.nextBuffered() {
       case .deliver(let value):
         lock.unlock()
         let more = deliver(value)
         lock.lock()
-        state.demandAdded(more)
+        stateAssumingLocked.demandAdded(more)
       case .deliverThenAsk(let value, let source):
         lock.unlock()
         let more = deliver(value)
         lock.lock()
-        state.askingSource(afterAdding: more)
+        stateAssumingLocked.askingSource(afterAdding: more)
         lock.unlock()
         source.request(.max(1))
         lock.lock()
-        state.sourceAsked()
+        stateAssumingLocked.sourceAsked()
       case .wait:
         lock.unlock()
         return

@@ -92,8 +92,10 @@ where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure =
     guard adopt(subscription) else { return }
     let now = scheduler.now
     lock.lock()
-    if state.status.isSubscribed, state.machine == nil { state.machine = now }
-    let target = state.downstream
+    if stateAssumingLocked.status.isSubscribed, stateAssumingLocked.machine == nil {
+      stateAssumingLocked.machine = now
+    }
+    let target = stateAssumingLocked.downstream
     lock.unlock()
     target?.receive(subscription: self)
   }
@@ -102,13 +104,14 @@ where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure =
     guard isSubscribed else { return .none }
     let now = scheduler.now
     lock.lock()
-    guard case .subscribed(let upstream) = state.status, let previous = state.machine,
-      let target = state.downstream
+    guard case .subscribed(let upstream) = stateAssumingLocked.status,
+      let previous = stateAssumingLocked.machine,
+      let target = stateAssumingLocked.downstream
     else {
       lock.unlock()
       return .none
     }
-    state.machine = now
+    stateAssumingLocked.machine = now
     lock.unlock()
     let demand = target.receive(previous.distance(to: now))
     if demand != .none { upstream.request(demand) }

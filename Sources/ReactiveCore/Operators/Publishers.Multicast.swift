@@ -161,7 +161,7 @@ final class MulticastSubscription<Downstream: Subscriber>: Guarded<MulticastStat
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
-    guard case .subscribed(let downstream, let subscription) = state else {
+    guard case .subscribed(let downstream, let subscription) = stateAssumingLocked else {
       lock.unlock()
       return .none
     }
@@ -180,7 +180,7 @@ final class MulticastSubscription<Downstream: Subscriber>: Guarded<MulticastStat
   @inlinable
   func request(_ demand: Subscribers.Demand) {
     lock.lock()
-    guard case .subscribed(_, let subscription) = state else {
+    guard case .subscribed(_, let subscription) = stateAssumingLocked else {
       lock.unlock()
       return
     }

@@ -72,12 +72,13 @@ private final class PrefixUntilOutputSubscription<Other: Publisher, Downstream: 
 
   func receive(subscription: any Subscription) {
     lock.lock()
-    guard case .awaitingSubscription = state.prefixStatus else {
+    guard case .awaitingSubscription = stateAssumingLocked.prefixStatus else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    state.prefixStatus = state.isTriggered ? .terminal : .subscribed(subscription)
+    stateAssumingLocked.prefixStatus =
+      stateAssumingLocked.isTriggered ? .terminal : .subscribed(subscription)
     lock.unlock()
     downstream.receive(subscription: self)
   }
@@ -89,10 +90,10 @@ private final class PrefixUntilOutputSubscription<Other: Publisher, Downstream: 
 
   func receive(completion: Subscribers.Completion<Failure>) {
     lock.lock()
-    let wasSubscribed = state.prefixStatus.subscription != nil
-    let trigger = state.triggerStatus.subscription
-    state.prefixStatus = .terminal
-    state.triggerStatus = .terminal
+    let wasSubscribed = stateAssumingLocked.prefixStatus.subscription != nil
+    let trigger = stateAssumingLocked.triggerStatus.subscription
+    stateAssumingLocked.prefixStatus = .terminal
+    stateAssumingLocked.triggerStatus = .terminal
     lock.unlock()
     trigger?.cancel()
     if wasSubscribed { downstream.receive(completion: completion) }
@@ -104,10 +105,10 @@ private final class PrefixUntilOutputSubscription<Other: Publisher, Downstream: 
 
   func cancel() {
     lock.lock()
-    let prefix = state.prefixStatus.subscription
-    let trigger = state.triggerStatus.subscription
-    state.prefixStatus = .terminal
-    state.triggerStatus = .terminal
+    let prefix = stateAssumingLocked.prefixStatus.subscription
+    let trigger = stateAssumingLocked.triggerStatus.subscription
+    stateAssumingLocked.prefixStatus = .terminal
+    stateAssumingLocked.triggerStatus = .terminal
     lock.unlock()
     prefix?.cancel()
     trigger?.cancel()
@@ -125,14 +126,14 @@ private final class PrefixUntilOutputSubscription<Other: Publisher, Downstream: 
 
   fileprivate func triggerReceive() -> Subscribers.Demand {
     lock.lock()
-    guard case .subscribed = state.triggerStatus else {
+    guard case .subscribed = stateAssumingLocked.triggerStatus else {
       lock.unlock()
       return .none
     }
-    let prefix = state.prefixStatus.subscription
-    state.prefixStatus = .terminal
-    state.triggerStatus = .terminal
-    state.isTriggered = true
+    let prefix = stateAssumingLocked.prefixStatus.subscription
+    stateAssumingLocked.prefixStatus = .terminal
+    stateAssumingLocked.triggerStatus = .terminal
+    stateAssumingLocked.isTriggered = true
     lock.unlock()
     prefix?.cancel()
     downstream.receive(completion: .finished)

@@ -87,11 +87,11 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>:
   /// Passes the value on and notes that no replacement is due.
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
-    guard case .subscribed = state.status else {
+    guard case .subscribed = stateAssumingLocked.status else {
       lock.unlock()
       return .none
     }
-    state.receivedValue = true
+    stateAssumingLocked.receivedValue = true
     lock.unlock()
     return downstream.receive(input)
   }
@@ -100,18 +100,18 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>:
   /// or owes it until downstream asks.
   func receive(completion: Subscribers.Completion<Failure>) {
     lock.lock()
-    guard case .subscribed = state.status else {
+    guard case .subscribed = stateAssumingLocked.status else {
       lock.unlock()
       return
     }
-    state.status = .terminal
-    guard !state.receivedValue, case .finished = completion else {
+    stateAssumingLocked.status = .terminal
+    guard !stateAssumingLocked.receivedValue, case .finished = completion else {
       lock.unlock()
       downstream.receive(completion: completion)
       return
     }
-    guard state.downstreamRequested else {
-      state.replacementPending = true
+    guard stateAssumingLocked.downstreamRequested else {
+      stateAssumingLocked.replacementPending = true
       lock.unlock()
       return
     }

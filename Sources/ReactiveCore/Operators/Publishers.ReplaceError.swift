@@ -82,16 +82,16 @@ where Downstream.Failure == Never {
   /// Passes the value on, keeping count of the demand it uses and the demand it adds.
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
-    guard case .subscribed = state.status else {
+    guard case .subscribed = stateAssumingLocked.status else {
       lock.unlock()
       return .none
     }
-    guard state.pendingDemand != .none else {
+    guard stateAssumingLocked.pendingDemand != .none else {
       lock.unlock()
       // Combine's demand arithmetic traps here; Ripple's saturates, so say it outright.
       preconditionFailure("replaceError(with:) received a value without pending demand")
     }
-    state.pendingDemand -= 1
+    stateAssumingLocked.pendingDemand -= 1
     lock.unlock()
     let demand = downstream.receive(input)
     if demand != .none { withLock { $0.pendingDemand += demand } }
@@ -102,18 +102,19 @@ where Downstream.Failure == Never {
   /// them until downstream asks.
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
     lock.lock()
-    guard case .subscribed = state.status, !state.replacementPending else {
+    guard case .subscribed = stateAssumingLocked.status, !stateAssumingLocked.replacementPending
+    else {
       lock.unlock()
       return
     }
-    if case .failure = completion, state.pendingDemand == .none {
+    if case .failure = completion, stateAssumingLocked.pendingDemand == .none {
       // The replacement waits for demand; the status stays, so a cancel still reaches
       // upstream as in Combine.
-      state.replacementPending = true
+      stateAssumingLocked.replacementPending = true
       lock.unlock()
       return
     }
-    state.status = .terminal
+    stateAssumingLocked.status = .terminal
     lock.unlock()
     if case .failure = completion {
       publishReplacement()

@@ -85,7 +85,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
-    guard case .deliver = state.machine.valueArrived(), let downstream = state.downstream else {
+    guard case .deliver = stateAssumingLocked.machine.valueArrived(),
+      let downstream = stateAssumingLocked.downstream
+    else {
       lock.unlock()
       return .none
     }

@@ -149,21 +149,23 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// Delivers what is scheduled: a value, the completion, or a value then the completion.
   private func emit() {
     lock.lock()
-    guard state.status.subscription != nil else {
+    guard stateAssumingLocked.status.subscription != nil else {
       lock.unlock()
       return
     }
-    let readsClock = state.machine.emitsValueAlone
+    let readsClock = stateAssumingLocked.machine.emitsValueAlone
     lock.unlock()
     let now = readsClock ? scheduler.now : nil
     lock.lock()
-    guard state.status.subscription != nil, let target = state.downstream else {
+    guard stateAssumingLocked.status.subscription != nil,
+      let target = stateAssumingLocked.downstream
+    else {
       lock.unlock()
       return
     }
-    let emission = state.machine.emit(now: now)
+    let emission = stateAssumingLocked.machine.emit(now: now)
     // The subscriber is let go here; `target` keeps it until the delivery is over.
-    if emission.completes { _ = state.end() }
+    if emission.completes { _ = stateAssumingLocked.end() }
     lock.unlock()
     let more: Subscribers.Demand
     switch emission {
@@ -182,7 +184,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     }
     guard more != .none else { return }
     lock.lock()
-    state.machine.demandAdded(more)
+    stateAssumingLocked.machine.demandAdded(more)
     lock.unlock()
   }
 
@@ -196,9 +198,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// subscription cancel it when it comes, as in Combine.
   func cancel() {
     lock.lock()
-    let upstream = state.status.subscription
-    let subscriber = state.end()
-    let discarded = state.machine.cancelled()
+    let upstream = stateAssumingLocked.status.subscription
+    let subscriber = stateAssumingLocked.end()
+    let discarded = stateAssumingLocked.machine.cancelled()
     lock.unlock()
     upstream?.cancel()
     // Released here, not under the lock: a subscriber's or a value's `deinit` may run

@@ -136,13 +136,13 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// subscription may come meanwhile; the new timer is then cancelled at once.
   private func startClock() {
     lock.lock()
-    let generation = state.machine.clockStarting(on: RecursiveLock.currentThread)
+    let generation = stateAssumingLocked.machine.clockStarting(on: LockOwner.currentThread)
     lock.unlock()
     let newTimer = scheduler.scheduleRepeating(every: interval, options: options) {
       self.timeOut(generation)
     }
     lock.lock()
-    let stored = state.machine.clockScheduled(newTimer, generation: generation)
+    let stored = stateAssumingLocked.machine.clockScheduled(newTimer, generation: generation)
     lock.unlock()
     stored.run()
   }
@@ -158,7 +158,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// asks the upstream for the subscriber's further demand.
   private func deliverScheduled(_ input: Input) {
     lock.lock()
-    guard case .subscribed(let upstream) = state.status, let target = state.downstream else {
+    guard case .subscribed(let upstream) = stateAssumingLocked.status,
+      let target = stateAssumingLocked.downstream
+    else {
       lock.unlock()
       return
     }
@@ -197,19 +199,21 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     lock.lock()
     // Combine sets the timer up under its lock, so a scheduler that runs the timer at once
     // takes that lock again on the same thread, which traps. Trap here too, saying why.
-    guard !state.machine.isStartingClock(on: RecursiveLock.currentThread) else {
+    guard !stateAssumingLocked.machine.isStartingClock(on: LockOwner.currentThread) else {
       lock.unlock()
       preconditionFailure(
         "timeout(_:scheduler:) needs a scheduler that runs its timer later, not at once")
     }
-    guard case .subscribed(let upstream) = state.status, let target = state.downstream else {
+    guard case .subscribed(let upstream) = stateAssumingLocked.status,
+      let target = stateAssumingLocked.downstream
+    else {
       lock.unlock()
       return
     }
-    let action = state.machine.timerFired(generation: firing)
+    let action = stateAssumingLocked.machine.timerFired(generation: firing)
     var customError: (() -> Failure)?
     if case .timeOut = action {
-      state.status = .terminal
+      stateAssumingLocked.status = .terminal
       customError = self.customError.take()
     }
     lock.unlock()
@@ -226,11 +230,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// Passes the request upstream; the first one starts the clock again.
   func request(_ demand: Subscribers.Demand) {
     lock.lock()
-    guard case .subscribed(let upstream) = state.status else {
+    guard case .subscribed(let upstream) = stateAssumingLocked.status else {
       lock.unlock()
       return
     }
-    let action = state.machine.requested()
+    let action = stateAssumingLocked.machine.requested()
     lock.unlock()
     switch action {
     case .startClockAndPass:

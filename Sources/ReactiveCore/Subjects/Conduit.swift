@@ -140,7 +140,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
 
   /// The calling thread's identity, never zero.
   @inlinable @inline(__always)
-  static var currentThread: UInt { RecursiveLock.currentThread }
+  static var currentThread: UInt { LockOwner.currentThread }
 
   /// Enters the delivery lock unless the calling thread holds it; returns whether it
   /// entered (pass it to ``exitDelivery(_:tracked:)``).

@@ -84,7 +84,7 @@ CustomPlaygroundDisplayConvertible, @unchecked Sendable
     defer { lock.unlock() }
     let children: [Mirror.Child] = [
       ("downstream", downstream), ("result", result as Any), ("initial", initial as Any),
-      ("status", state.status),
+      ("status", stateAssumingLocked.status),
     ]
     return Mirror(self, children: children, ancestorRepresentation: .suppressed)
   }
@@ -106,7 +106,7 @@ CustomPlaygroundDisplayConvertible, @unchecked Sendable
   /// Folds one value; ends the reduction early when the fold says so.
   final func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
-    guard case .subscribed = state.status, let fold else {
+    guard case .subscribed = stateAssumingLocked.status, let fold else {
       lock.unlock()
       return .none
     }
@@ -117,17 +117,17 @@ CustomPlaygroundDisplayConvertible, @unchecked Sendable
     if case .proceed = step { return .none }
     // The fold ended the reduction: a finish or a failure, both stopping upstream.
     lock.lock()
-    guard case .subscribed(let subscription) = state.status else {
+    guard case .subscribed(let subscription) = stateAssumingLocked.status else {
       // Cancelled while the fold ran: the cancel already went upstream.
       lock.unlock()
       return .none
     }
-    state.status = .terminal
-    state.upstreamCompleted = true
+    stateAssumingLocked.status = .terminal
+    stateAssumingLocked.upstreamCompleted = true
     let released = self.fold.take()
     guard case .fail(let failure) = step else {
-      state.completed = state.downstreamRequested
-      let deliver = state.completed
+      stateAssumingLocked.completed = stateAssumingLocked.downstreamRequested
+      let deliver = stateAssumingLocked.completed
       let result = self.result
       lock.unlock()
       withExtendedLifetime(released) {}
@@ -135,7 +135,7 @@ CustomPlaygroundDisplayConvertible, @unchecked Sendable
       if deliver { send(result) }
       return .none
     }
-    state.completed = true
+    stateAssumingLocked.completed = true
     lock.unlock()
     withExtendedLifetime(released) {}
     subscription.cancel()
@@ -146,23 +146,23 @@ CustomPlaygroundDisplayConvertible, @unchecked Sendable
   /// Publishes the result (once downstream has asked) on finish, or forwards a failure.
   final func receive(completion: Subscribers.Completion<UpstreamFailure>) {
     lock.lock()
-    guard case .subscribed = state.status else {
+    guard case .subscribed = stateAssumingLocked.status else {
       lock.unlock()
       return
     }
-    state.status = .terminal
-    state.upstreamCompleted = true
+    stateAssumingLocked.status = .terminal
+    stateAssumingLocked.upstreamCompleted = true
     let released = fold.take()
     switch completion {
     case .finished:
-      state.completed = state.downstreamRequested
-      let deliver = state.completed
+      stateAssumingLocked.completed = stateAssumingLocked.downstreamRequested
+      let deliver = stateAssumingLocked.completed
       let result = self.result
       lock.unlock()
       withExtendedLifetime(released) {}
       if deliver { send(result) }
     case .failure(let failure):
-      state.completed = true
+      stateAssumingLocked.completed = true
       lock.unlock()
       withExtendedLifetime(released) {}
       // The downstream's failure type is the upstream's or `any Error`.
@@ -182,16 +182,18 @@ CustomPlaygroundDisplayConvertible, @unchecked Sendable
   final func request(_ demand: Subscribers.Demand) {
     precondition(demand != .none, "API Violation: demand must not be zero")
     lock.lock()
-    guard !state.downstreamRequested, !state.cancelled, !state.completed else {
+    guard !stateAssumingLocked.downstreamRequested, !stateAssumingLocked.cancelled,
+      !stateAssumingLocked.completed
+    else {
       lock.unlock()
       return
     }
-    state.downstreamRequested = true
-    guard state.upstreamCompleted else {
+    stateAssumingLocked.downstreamRequested = true
+    guard stateAssumingLocked.upstreamCompleted else {
       lock.unlock()
       return
     }
-    state.completed = true
+    stateAssumingLocked.completed = true
     let result = self.result
     lock.unlock()
     send(result)

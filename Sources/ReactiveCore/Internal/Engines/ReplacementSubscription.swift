@@ -41,15 +41,15 @@ class ReplacementSubscription<State: ReplacementState, Downstream: Subscriber>: 
   final func request(_ demand: Subscribers.Demand, noting: (inout State) -> Void) {
     precondition(demand != .none, "API Violation: demand must not be zero")
     lock.lock()
-    if state.replacementPending {
-      state.replacementPending = false
-      state.status = .terminal
+    if stateAssumingLocked.replacementPending {
+      stateAssumingLocked.replacementPending = false
+      stateAssumingLocked.status = .terminal
       lock.unlock()
       publishReplacement()
       return
     }
-    noting(&state)
-    let subscription = state.status.subscription
+    noting(&stateAssumingLocked)
+    let subscription = stateAssumingLocked.status.subscription
     lock.unlock()
     subscription?.request(demand)
   }

@@ -108,13 +108,14 @@ final class CombineLatestEngine<Downstream: Subscriber, Rule>: Guarded<
   @inlinable
   func sideSubscribed(_ index: Int, _ subscription: any Subscription) {
     lock.lock()
-    guard state.downstream != nil, state.subscriptions[index] == nil, !state.finished[index]
+    guard stateAssumingLocked.downstream != nil, stateAssumingLocked.subscriptions[index] == nil,
+      !stateAssumingLocked.finished[index]
     else {
       lock.unlock()
       return subscription.cancel()
     }
-    state.subscriptions[index] = subscription
-    let demand = state.requested
+    stateAssumingLocked.subscriptions[index] = subscription
+    let demand = stateAssumingLocked.requested
     lock.unlock()
     if demand > 0 { subscription.request(demand) }
   }
@@ -122,10 +123,11 @@ final class CombineLatestEngine<Downstream: Subscriber, Rule>: Guarded<
   @inlinable
   func sideReceived<Input>(_ value: Input, accept: (inout Rule, Input) -> Downstream.Input?) {
     lock.lock()
-    guard let downstream = state.downstream, let output = accept(&state.rule, value),
-      state.demand > 0, !delivery.isHeldByCurrentThread
+    guard let downstream = stateAssumingLocked.downstream,
+      let output = accept(&stateAssumingLocked.rule, value),
+      stateAssumingLocked.demand > 0, !delivery.isHeldByCurrentThread
     else { return lock.unlock() }
-    state.demand -= 1
+    stateAssumingLocked.demand -= 1
     lock.unlock()
     let acquired = delivery.enter()
     guard !ended.load(ordering: .acquiring) else { return delivery.exit(acquired) }
@@ -137,16 +139,18 @@ final class CombineLatestEngine<Downstream: Subscriber, Rule>: Guarded<
   @inlinable
   func sideCompleted(_ index: Int, _ completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
-    state.subscriptions[index] = nil
+    stateAssumingLocked.subscriptions[index] = nil
     if case .finished = completion {
-      if !state.finished[index] {
-        state.finished[index] = true
-        state.finishedCount += 1
+      if !stateAssumingLocked.finished[index] {
+        stateAssumingLocked.finished[index] = true
+        stateAssumingLocked.finishedCount += 1
       }
-      guard state.finishedCount == state.finished.count else { return lock.unlock() }
+      guard stateAssumingLocked.finishedCount == stateAssumingLocked.finished.count else {
+        return lock.unlock()
+      }
     }
     // As Combine does: a failure cancels the other upstreams, not the failing one.
-    let (downstream, subscriptions) = state.end()
+    let (downstream, subscriptions) = stateAssumingLocked.end()
     lock.unlock()
     guard let downstream else { return }
     for subscription in subscriptions { subscription.cancel() }
@@ -162,10 +166,10 @@ final class CombineLatestEngine<Downstream: Subscriber, Rule>: Guarded<
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "demand must be greater than zero")
     lock.lock()
-    guard state.downstream != nil else { return lock.unlock() }
-    state.demand += demand
-    state.requested += demand
-    let subscriptions = state.subscriptions.compactMap { $0 }
+    guard stateAssumingLocked.downstream != nil else { return lock.unlock() }
+    stateAssumingLocked.demand += demand
+    stateAssumingLocked.requested += demand
+    let subscriptions = stateAssumingLocked.subscriptions.compactMap { $0 }
     lock.unlock()
     for subscription in subscriptions { subscription.request(demand) }
   }

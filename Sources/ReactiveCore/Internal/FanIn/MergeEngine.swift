@@ -121,13 +121,14 @@ final class MergeEngine<Downstream: Subscriber>: Guarded<MergeState<Downstream>>
   @inlinable
   func sideSubscribed(_ index: Int, _ subscription: any Subscription) {
     lock.lock()
-    guard state.downstream != nil, state.subscriptions[index] == nil, !state.finished[index]
+    guard stateAssumingLocked.downstream != nil, stateAssumingLocked.subscriptions[index] == nil,
+      !stateAssumingLocked.finished[index]
     else {
       lock.unlock()
       return subscription.cancel()
     }
-    state.subscriptions[index] = subscription
-    let demand: Subscribers.Demand = state.demand == .unlimited ? .unlimited : .max(1)
+    stateAssumingLocked.subscriptions[index] = subscription
+    let demand: Subscribers.Demand = stateAssumingLocked.demand == .unlimited ? .unlimited : .max(1)
     lock.unlock()
     subscription.request(demand)
   }
@@ -135,33 +136,33 @@ final class MergeEngine<Downstream: Subscriber>: Guarded<MergeState<Downstream>>
   @inlinable
   func sideReceived(_ value: Downstream.Input, _ index: Int) -> Subscribers.Demand {
     lock.lock()
-    guard let downstream = state.downstream else {
+    guard let downstream = stateAssumingLocked.downstream else {
       lock.unlock()
       return .none
     }
-    if state.demand == .unlimited {
+    if stateAssumingLocked.demand == .unlimited {
       lock.unlock()
       let acquired = delivery.enter()
       if !ended.load(ordering: .acquiring) { _ = downstream.receive(value) }
       delivery.exit(acquired)
       return .none
     }
-    if state.demand == .none {
-      if state.held[index] == nil { state.heldCount += 1 }
-      state.held[index] = value
+    if stateAssumingLocked.demand == .none {
+      if stateAssumingLocked.held[index] == nil { stateAssumingLocked.heldCount += 1 }
+      stateAssumingLocked.held[index] = value
       lock.unlock()
       return .none
     }
-    state.demand -= 1
-    state.deliveries += 1
+    stateAssumingLocked.demand -= 1
+    stateAssumingLocked.deliveries += 1
     lock.unlock()
     let acquired = delivery.enter()
     let more = ended.load(ordering: .acquiring) ? .none : downstream.receive(value)
     delivery.exit(acquired)
     lock.lock()
-    state.deliveries -= 1
-    state.demand += more + state.pending
-    state.pending = .none
+    stateAssumingLocked.deliveries -= 1
+    stateAssumingLocked.demand += more + stateAssumingLocked.pending
+    stateAssumingLocked.pending = .none
     lock.unlock()
     return .max(1)
   }
@@ -171,10 +172,10 @@ final class MergeEngine<Downstream: Subscriber>: Guarded<MergeState<Downstream>>
     switch completion {
     case .finished:
       lock.lock()
-      state.subscriptions[index] = nil
-      if !state.finished[index] {
-        state.finished[index] = true
-        state.finishedCount += 1
+      stateAssumingLocked.subscriptions[index] = nil
+      if !stateAssumingLocked.finished[index] {
+        stateAssumingLocked.finished[index] = true
+        stateAssumingLocked.finishedCount += 1
       }
       lock.unlock()
       finishIfDone()
@@ -212,17 +213,19 @@ final class MergeEngine<Downstream: Subscriber>: Guarded<MergeState<Downstream>>
   @usableFromInline
   func request(_ demand: Subscribers.Demand) {
     lock.lock()
-    guard let downstream = state.downstream, demand != .none, state.demand != .unlimited else {
+    guard let downstream = stateAssumingLocked.downstream, demand != .none,
+      stateAssumingLocked.demand != .unlimited
+    else {
       return lock.unlock()
     }
-    if state.deliveries > 0 {
-      state.pending += demand
+    if stateAssumingLocked.deliveries > 0 {
+      stateAssumingLocked.pending += demand
       return lock.unlock()
     }
     if demand == .unlimited {
-      state.demand = .unlimited
+      stateAssumingLocked.demand = .unlimited
       let values = takeHeldLocked(upTo: .unlimited)
-      let subscriptions = state.subscriptions.compactMap { $0 }
+      let subscriptions = stateAssumingLocked.subscriptions.compactMap { $0 }
       lock.unlock()
       for (value, _) in values {
         let acquired = delivery.enter()
@@ -233,10 +236,10 @@ final class MergeEngine<Downstream: Subscriber>: Guarded<MergeState<Downstream>>
       finishIfDone()
       return
     }
-    state.demand += demand
-    let values = takeHeldLocked(upTo: state.demand)
-    state.demand -= values.count
-    if !values.isEmpty { state.deliveries += 1 }
+    stateAssumingLocked.demand += demand
+    let values = takeHeldLocked(upTo: stateAssumingLocked.demand)
+    stateAssumingLocked.demand -= values.count
+    if !values.isEmpty { stateAssumingLocked.deliveries += 1 }
     lock.unlock()
     guard !values.isEmpty else { return }
     var more = Subscribers.Demand.none
@@ -246,9 +249,9 @@ final class MergeEngine<Downstream: Subscriber>: Guarded<MergeState<Downstream>>
       delivery.exit(acquired)
     }
     lock.lock()
-    state.deliveries -= 1
-    state.demand += more + state.pending
-    state.pending = .none
+    stateAssumingLocked.deliveries -= 1
+    stateAssumingLocked.demand += more + stateAssumingLocked.pending
+    stateAssumingLocked.pending = .none
     lock.unlock()
     for (_, subscription) in values { subscription?.request(.max(1)) }
     finishIfDone()
@@ -258,13 +261,13 @@ final class MergeEngine<Downstream: Subscriber>: Guarded<MergeState<Downstream>>
   /// subscription. Call with the lock held.
   @inlinable
   func takeHeldLocked(upTo limit: Subscribers.Demand) -> [(Downstream.Input, (any Subscription)?)] {
-    guard state.heldCount > 0 else { return [] }
+    guard stateAssumingLocked.heldCount > 0 else { return [] }
     var values: [(Downstream.Input, (any Subscription)?)] = []
-    for index in state.held.indices where limit > values.count {
-      guard let value = state.held[index] else { continue }
-      state.held[index] = nil
-      state.heldCount -= 1
-      values.append((value, state.subscriptions[index]))
+    for index in stateAssumingLocked.held.indices where limit > values.count {
+      guard let value = stateAssumingLocked.held[index] else { continue }
+      stateAssumingLocked.held[index] = nil
+      stateAssumingLocked.heldCount -= 1
+      values.append((value, stateAssumingLocked.subscriptions[index]))
     }
     return values
   }

@@ -18,12 +18,12 @@ extension Guarded where State: LooseUpstreamState {
   /// - Returns: Whether the owner should now hand itself downstream.
   final func adoptUnlessFinished(_ subscription: any Subscription) -> Bool {
     lock.lock()
-    guard !state.isFinished, state.upstream == nil else {
+    guard !stateAssumingLocked.isFinished, stateAssumingLocked.upstream == nil else {
       lock.unlock()
       subscription.cancel()
       return false
     }
-    state.upstream = subscription
+    stateAssumingLocked.upstream = subscription
     lock.unlock()
     return true
   }

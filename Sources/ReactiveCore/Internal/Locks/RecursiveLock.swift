@@ -1,13 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A recursive mutex that serializes deliveries to one subscriber, stored inline in its
 /// owner like ``Lock``.
 ///
@@ -27,17 +19,13 @@ package struct RecursiveLock: ~Copyable, @unchecked Sendable {
   @inlinable
   package init() {}
 
-  /// The calling thread's identity, never zero.
-  @inlinable @inline(__always)
-  static var currentThread: UInt { UInt(bitPattern: Int(bitPattern: pthread_self())) }
-
   /// Acquires the lock unless the calling thread already holds it; pass the result to
   /// ``exit(_:)``. For hot paths that cannot put their work in a closure.
   ///
   /// - Returns: Whether this call acquired the lock (it is the outermost entry).
   @inlinable @inline(__always)
   package func enter() -> Bool {
-    let me = Self.currentThread
+    let me = LockOwner.currentThread
     if owner.load(ordering: .relaxed) == me { return false }
     lock.lock()
     owner.store(me, ordering: .relaxed)
@@ -47,7 +35,9 @@ package struct RecursiveLock: ~Copyable, @unchecked Sendable {
   /// Whether the calling thread holds the lock: a call made from inside the work it
   /// guards.
   @inlinable @inline(__always)
-  package var isHeldByCurrentThread: Bool { owner.load(ordering: .relaxed) == Self.currentThread }
+  package var isHeldByCurrentThread: Bool {
+    owner.load(ordering: .relaxed) == LockOwner.currentThread
+  }
 
   /// Releases the lock if the matching ``enter()`` acquired it.
   ///

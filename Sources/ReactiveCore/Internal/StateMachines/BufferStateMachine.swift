@@ -2,7 +2,7 @@
 /// demand, how upstream ended, and the subscriber's demand.
 ///
 /// A value type with no lock of its own: ``BufferSubscription`` keeps it in
-/// ``Guarded/state``, feeds it events under the lock, and carries out the returned action
+/// its guarded state, feeds it events under the lock, and carries out the returned action
 /// once it has unlocked.
 ///
 /// The subscription runs unspecialised, so the fields whose layout depends on `Failure`

@@ -2,7 +2,7 @@
 /// the prefix has not satisfied, which the suffix inherits.
 ///
 /// A value type with no lock of its own: ``ConcatenateInner`` keeps it (in a
-/// ``ConcatenateState``) in ``Guarded/state``, feeds it events under the lock, and
+/// ``ConcatenateState``) in its guarded state, feeds it events under the lock, and
 /// carries out the returned action once it has unlocked.
 ///
 /// Not generic: the suffix publisher waits in ``ConcatenateState`` instead, so that the
@@ -147,7 +147,7 @@ struct ConcatenateStateMachine {
 }
 
 /// A ``ConcatenateStateMachine`` with the suffix publisher it subscribes to once the
-/// prefix finishes: what ``ConcatenateInner`` keeps in ``Guarded/state``.
+/// prefix finishes: what ``ConcatenateInner`` keeps in its guarded state.
 ///
 /// The machine comes first, so that its place does not depend on the publisher's type.
 struct ConcatenateState<Suffix> {

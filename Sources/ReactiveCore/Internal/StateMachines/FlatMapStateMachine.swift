@@ -2,7 +2,7 @@
 /// subscribed to, the values that found no demand, and the subscriber's demand.
 ///
 /// A value type with no lock of its own: ``FlatMapSubscription`` keeps it in
-/// ``Guarded/state``, feeds it events under the lock, and carries out the returned action
+/// its guarded state, feeds it events under the lock, and carries out the returned action
 /// once it has unlocked. The one exception is the upstream failure's inner cancels, which
 /// Combine makes with its lock held (see ``UpstreamFailureAction``).
 ///

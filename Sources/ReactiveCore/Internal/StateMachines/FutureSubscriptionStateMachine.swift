@@ -2,7 +2,7 @@
 /// both it and the subscriber's demand are there (a failure does not wait for demand).
 ///
 /// A value type with no lock of its own: ``FutureSubscription`` keeps it in
-/// ``Guarded/state``, feeds it events under the lock, and delivers once it has unlocked.
+/// its guarded state, feeds it events under the lock, and delivers once it has unlocked.
 struct FutureSubscriptionStateMachine<Downstream: Subscriber> {
   /// The kind of value the future produces.
   typealias Output = Downstream.Input

@@ -3,7 +3,7 @@
 /// once it has arrived.
 ///
 /// A value type with no lock of its own: ``MulticastSubscription`` keeps it in
-/// ``Guarded/state``, feeds it events under the lock, and carries out the returned action
+/// its guarded state, feeds it events under the lock, and carries out the returned action
 /// once it has unlocked. A value or a request only reads it, which the
 /// subscription does in place: it runs unspecialised, and building a generic action per
 /// value would look up that action's metadata each time.

@@ -2,7 +2,7 @@
 /// retries left, the subscriber's demand, and whether a resubscription is under way.
 ///
 /// A value type with no lock of its own: ``RetrySubscription`` keeps it (in a
-/// ``RetryState``) in ``Guarded/state``, feeds it events under the lock, and carries out
+/// ``RetryState``) in its guarded state, feeds it events under the lock, and carries out
 /// the returned action once it has unlocked.
 ///
 /// Not generic: the subscriber and the publisher wait beside it in ``RetryState``, so that
@@ -164,7 +164,7 @@ struct RetryStateMachine {
 }
 
 /// A ``RetryStateMachine`` with the subscriber it serves and the publisher it subscribes
-/// to again: what ``RetrySubscription`` keeps in ``Guarded/state``. Both are let go when
+/// to again: what ``RetrySubscription`` keeps in its guarded state. Both are let go when
 /// the subscription ends.
 ///
 /// The machine comes first, so that its place does not depend on their types.

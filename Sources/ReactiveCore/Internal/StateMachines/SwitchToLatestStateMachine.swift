@@ -2,7 +2,7 @@
 /// inner publisher, and the subscriber's demand.
 ///
 /// A value type with no lock of its own: ``SwitchSubscription`` keeps it in
-/// ``Guarded/state``, feeds it events under the lock, and carries out the returned action
+/// its guarded state, feeds it events under the lock, and carries out the returned action
 /// once it has unlocked. Each inner publisher gets a generation, so that events from a
 /// replaced one are told apart and ignored.
 ///

@@ -45,12 +45,12 @@ class TimingSubscription<Downstream: Subscriber, Machine>:
   /// - Returns: Whether `subscription` is now the upstream.
   final func adopt(_ subscription: any Subscription) -> Bool {
     lock.lock()
-    guard case .awaitingSubscription = state.status else {
+    guard case .awaitingSubscription = stateAssumingLocked.status else {
       lock.unlock()
       subscription.cancel()
       return false
     }
-    state.status = .subscribed(subscription)
+    stateAssumingLocked.status = .subscribed(subscription)
     lock.unlock()
     return true
   }
@@ -59,7 +59,7 @@ class TimingSubscription<Downstream: Subscriber, Machine>:
   /// subscription was cancelled.
   final func requestUpstream(_ demand: Subscribers.Demand) {
     lock.lock()
-    guard case .subscribed(let upstream) = state.status else {
+    guard case .subscribed(let upstream) = stateAssumingLocked.status else {
       lock.unlock()
       return
     }
@@ -86,12 +86,12 @@ class TimingSubscription<Downstream: Subscriber, Machine>:
     ending endState: (inout Machine) -> (any Cancellable)?
   ) -> (any Subscription)? {
     lock.lock()
-    guard case .subscribed(let upstream) = state.status else {
+    guard case .subscribed(let upstream) = stateAssumingLocked.status else {
       lock.unlock()
       return nil
     }
-    state.status = .terminal
-    let stopped = endState(&state.machine)
+    stateAssumingLocked.status = .terminal
+    let stopped = endState(&stateAssumingLocked.machine)
     lock.unlock()
     stopped?.cancel()
     return upstream
@@ -102,7 +102,7 @@ class TimingSubscription<Downstream: Subscriber, Machine>:
   final var isSubscribed: Bool {
     lock.lock()
     defer { lock.unlock() }
-    return state.status.isSubscribed
+    return stateAssumingLocked.status.isSubscribed
   }
 
   /// Runs `event` on the machine under ``lock`` if the subscription is subscribed,
@@ -115,8 +115,8 @@ class TimingSubscription<Downstream: Subscriber, Machine>:
   ) -> Action? {
     lock.lock()
     defer { lock.unlock() }
-    guard case .subscribed(let upstream) = state.status else { return nil }
-    return event(&state.machine, upstream)
+    guard case .subscribed(let upstream) = stateAssumingLocked.status else { return nil }
+    return event(&stateAssumingLocked.machine, upstream)
   }
 
   /// Marks the upstream completed, if subscribed, keeping its subscription while the
@@ -131,9 +131,9 @@ class TimingSubscription<Downstream: Subscriber, Machine>:
   final func holdCompletion<Action>(_ event: (inout Machine) -> Action) -> Action? {
     lock.lock()
     defer { lock.unlock() }
-    guard case .subscribed(let upstream) = state.status else { return nil }
-    state.status = .pendingTerminal(upstream)
-    return event(&state.machine)
+    guard case .subscribed(let upstream) = stateAssumingLocked.status else { return nil }
+    stateAssumingLocked.status = .pendingTerminal(upstream)
+    return event(&stateAssumingLocked.machine)
   }
 
   // MARK: Downstream
@@ -142,15 +142,15 @@ class TimingSubscription<Downstream: Subscriber, Machine>:
   final var currentDownstream: Downstream? {
     lock.lock()
     defer { lock.unlock() }
-    return state.downstream
+    return stateAssumingLocked.downstream
   }
 
   /// The subscriber, while subscribed: an event passing straight through goes to it.
   final var subscribedDownstream: Downstream? {
     lock.lock()
     defer { lock.unlock() }
-    guard state.status.isSubscribed else { return nil }
-    return state.downstream
+    guard stateAssumingLocked.status.isSubscribed else { return nil }
+    return stateAssumingLocked.downstream
   }
 
   /// Hands `subscription` (the operator's own) to the subscriber.
@@ -195,7 +195,9 @@ class TimingSubscription<Downstream: Subscriber, Machine>:
   /// completed meanwhile (Combine does).
   private func deliverRelayed(_ value: Downstream.Input) {
     lock.lock()
-    guard state.status.subscription != nil, let target = state.downstream else {
+    guard stateAssumingLocked.status.subscription != nil,
+      let target = stateAssumingLocked.downstream
+    else {
       lock.unlock()
       return
     }
@@ -203,7 +205,7 @@ class TimingSubscription<Downstream: Subscriber, Machine>:
     let demand = deliver(value, to: target)
     guard demand != .none else { return }
     lock.lock()
-    let upstream = state.status.subscription
+    let upstream = stateAssumingLocked.status.subscription
     lock.unlock()
     upstream?.request(demand)
   }
@@ -224,11 +226,13 @@ class TimingSubscription<Downstream: Subscriber, Machine>:
   /// Delivers a completion relayed earlier.
   private func deliverRelayed(_ completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
-    guard case .pendingTerminal = state.status, let target = state.downstream else {
+    guard case .pendingTerminal = stateAssumingLocked.status,
+      let target = stateAssumingLocked.downstream
+    else {
       lock.unlock()
       return
     }
-    state.status = .terminal
+    stateAssumingLocked.status = .terminal
     lock.unlock()
     deliver(completion, to: target)
   }

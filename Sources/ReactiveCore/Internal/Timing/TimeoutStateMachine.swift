@@ -55,41 +55,72 @@ struct TimeoutStateMachine {
     -> TimerSlot.StoreAction
   {
     clockStarter = 0
-    let isRunning = if case .ended = state { false } else { true }
-    return timer.store(newTimer, of: generation, isWanted: isRunning)
+    // A clock set up while the subscription ended (values and the subscription start it
+    // without holding the lock throughout) is not wanted any more.
+    switch state {
+    case .awaitingRequest, .requested:
+      return timer.store(newTimer, of: generation, isWanted: true)
+    case .ended:
+      return timer.store(newTimer, of: generation, isWanted: false)
+    }
   }
 
   /// Whether `thread` is setting a timer up: a timer firing then was run at once by its
   /// scheduler, which Combine cannot handle (it traps).
   func isStartingClock(on thread: UInt) -> Bool { clockStarter == thread }
 
-  /// The timer of `generation` fired.
+  /// The timer of `generation` fired. The subscription feeds this only while subscribed,
+  /// and the machine ends with that status, so it is never ended here.
   mutating func timerFired(generation: Int) -> FireAction {
-    guard timer.isCurrent(generation) else { return .ignore }
-    if case .ended = state { return .ignore }
-    state = .ended
-    return .timeOut(stopping: timer.take())
+    switch state {
+    case .awaitingRequest, .requested:
+      // The clock runs from the subscription on, so a current timer times out whether or
+      // not the subscriber has asked yet.
+      guard timer.isCurrent(generation) else { return .ignore }
+      state = .ended
+      return .timeOut(stopping: timer.take())
+    case .ended:
+      preconditionFailure("Internal inconsistency: a timeout's timer fired after it ended")
+    }
   }
 
-  /// The subscriber asked for more.
+  /// The subscriber asked for more (fed only while subscribed).
   mutating func requested() -> RequestAction {
-    guard case .awaitingRequest = state else { return .pass }
-    state = .requested
-    return .startClockAndPass
+    switch state {
+    case .awaitingRequest:
+      state = .requested
+      return .startClockAndPass
+    case .requested:
+      return .pass
+    case .ended:
+      preconditionFailure("Internal inconsistency: a request reached a timeout that ended")
+    }
   }
 
   /// The upstream completed: the clock stops while the completion waits on the
-  /// scheduler (a first request meanwhile starts it again).
+  /// scheduler (a first request meanwhile starts it again). Fed only while subscribed.
   ///
   /// - Returns: The timer to cancel once unlocked.
-  mutating func upstreamCompleted() -> (any Cancellable)? { timer.take() }
+  mutating func upstreamCompleted() -> (any Cancellable)? {
+    switch state {
+    case .awaitingRequest, .requested:
+      return timer.take()
+    case .ended:
+      preconditionFailure("Internal inconsistency: a timeout's upstream completed after it ended")
+    }
+  }
 
   /// The completion was delivered or the subscription cancelled: the clock stops for
-  /// good.
+  /// good. Fed once, as the status leaves `subscribed`.
   ///
   /// - Returns: The timer to cancel once unlocked.
   mutating func ended() -> (any Cancellable)? {
-    state = .ended
-    return timer.take()
+    switch state {
+    case .awaitingRequest, .requested:
+      state = .ended
+      return timer.take()
+    case .ended:
+      preconditionFailure("Internal inconsistency: a timeout ended twice")
+    }
   }
 }

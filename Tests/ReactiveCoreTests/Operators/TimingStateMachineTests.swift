@@ -1,0 +1,259 @@
+import Testing
+
+@testable import ReactiveCore
+
+/// `debounce`'s and `timeout`'s machines on their own: every event in every state, and a
+/// stop for each event that cannot happen in a state.
+@Suite struct TimingStateMachineTests {
+  /// A timer that records its cancellation.
+  final class FakeTimer: Cancellable, @unchecked Sendable {
+    var cancelled = false
+    func cancel() { cancelled = true }
+  }
+
+  /// Whether `cancellable` is `timer` (both absent counts).
+  static func isTimer(_ cancellable: (any Cancellable)?, _ timer: FakeTimer?) -> Bool {
+    guard let cancellable else { return timer == nil }
+    return (cancellable as? FakeTimer) === timer
+  }
+
+  // MARK: debounce
+
+  enum DebounceState: String, CaseIterable, Sendable {
+    case fresh, due, idleAfterDelivery, ended
+  }
+
+  enum DebounceEvent: String, CaseIterable, Sendable {
+    case value, timerScheduled, timerFired, staleTimerFired, demand, cancel
+  }
+
+  /// The machine in `state`, with its current timer generation and that timer.
+  static func debounce(in state: DebounceState) -> (
+    DebounceStateMachine<Int>, generation: Int, timer: FakeTimer?
+  ) {
+    var machine = DebounceStateMachine<Int>()
+    switch state {
+    case .fresh:
+      return (machine, 0, nil)
+    case .due, .idleAfterDelivery:
+      guard case .startTimer(let generation, nil) = machine.valueArrived(1) else {
+        fatalError("a first value starts a timer")
+      }
+      let timer = FakeTimer()
+      machine.timerScheduled(timer, generation: generation).run()
+      guard state == .idleAfterDelivery else { return (machine, generation, timer) }
+      machine.demandAdded(.max(1))
+      _ = machine.timerFired(generation: generation)
+      return (machine, generation, nil)
+    case .ended:
+      _ = machine.cancelled()
+      return (machine, 0, nil)
+    }
+  }
+
+  /// What `event` does in `state`, in words; `nil` for a pair that stops the program.
+  static func debounceOutcome(_ state: DebounceState, _ event: DebounceEvent) -> String? {
+    switch (state, event) {
+    case (.fresh, .value): "start timer 1, release nothing"
+    case (.due, .value), (.idleAfterDelivery, .value): "start timer 2, release 1"
+    case (.ended, .value): nil
+    case (.due, .timerScheduled): "keep the new timer, cancel the replaced one"
+    case (.fresh, .timerScheduled), (.idleAfterDelivery, .timerScheduled),
+      (.ended, .timerScheduled):
+      "cancel the new timer"
+    case (.due, .timerFired): "drop 1 (no demand), stop the timer"
+    case (.fresh, .timerFired), (.idleAfterDelivery, .timerFired): "ignore"
+    case (.ended, .timerFired), (.ended, .staleTimerFired): nil
+    case (_, .staleTimerFired): "ignore"
+    case (_, .demand): "demand 0 → 2"
+    case (.due, .cancel): "end, cancel the timer"
+    case (.fresh, .cancel), (.idleAfterDelivery, .cancel): "end, no timer"
+    case (.ended, .cancel): nil
+    }
+  }
+
+  @Test(arguments: DebounceState.allCases, DebounceEvent.allCases)
+  func debounceAnswersEveryEventInEveryState(_ state: DebounceState, _ event: DebounceEvent) {
+    guard let expected = Self.debounceOutcome(state, event) else { return }
+    var (machine, generation, timer) = Self.debounce(in: state)
+    let outcome: String
+    switch event {
+    case .value:
+      guard case .startTimer(let next, let replaced) = machine.valueArrived(2) else {
+        Issue.record("a value always starts a timer")
+        return
+      }
+      outcome = "start timer \(next), release \(replaced.map(String.init) ?? "nothing")"
+    case .timerScheduled:
+      let new = FakeTimer()
+      machine.timerScheduled(new, generation: generation).run()
+      outcome =
+        new.cancelled
+        ? "cancel the new timer"
+        : "keep the new timer, \(timer?.cancelled == true ? "cancel" : "keep") the replaced one"
+    case .timerFired, .staleTimerFired:
+      let firing = event == .timerFired ? generation : generation - 1
+      switch machine.timerFired(generation: firing) {
+      case .ignore: outcome = "ignore"
+      case .drop(let stopping):
+        let stopped = stopping == nil ? "no timer" : "stop the timer"
+        outcome = "drop \(machine.latest ?? 0) (no demand), \(stopped)"
+      case .deliver(let value, _): outcome = "deliver \(value)"
+      }
+    case .demand:
+      let before = machine.demand
+      machine.demandAdded(.max(2))
+      outcome = "demand \(before.max ?? -1) → \(machine.demand.max ?? -1)"
+    case .cancel:
+      let stopped = machine.cancelled()
+      outcome = "end, \(stopped == nil ? "no timer" : "cancel the timer")"
+    }
+    #expect(outcome == expected, "\(state) + \(event)")
+  }
+
+  @Test func debounceDeliversADueValueWhenTheSubscriberHasDemand() {
+    var (machine, generation, timer) = Self.debounce(in: .due)
+    machine.demandAdded(.max(1))
+    guard case .deliver(1, let stopping) = machine.timerFired(generation: generation) else {
+      Issue.record("a due value with demand is delivered")
+      return
+    }
+    #expect(Self.isTimer(stopping, timer))
+    #expect(machine.demand == .none)
+    #expect(machine.latest == 1)
+  }
+
+  @Test func debounceKeepsTheLatestValueAfterItsEnd() {
+    var (machine, _, _) = Self.debounce(in: .due)
+    _ = machine.cancelled()
+    #expect(machine.latest == 1)
+  }
+
+  @Test func debounceStopsOnAValueAfterItsEnd() async {
+    await #expect(processExitsWith: .failure) {
+      var (machine, _, _) = TimingStateMachineTests.debounce(in: .ended)
+      _ = machine.valueArrived(1)
+    }
+  }
+
+  @Test func debounceStopsOnATimerFiringAfterItsEnd() async {
+    await #expect(processExitsWith: .failure) {
+      var (machine, _, _) = TimingStateMachineTests.debounce(in: .ended)
+      _ = machine.timerFired(generation: 0)
+    }
+  }
+
+  @Test func debounceStopsOnASecondEnd() async {
+    await #expect(processExitsWith: .failure) {
+      var (machine, _, _) = TimingStateMachineTests.debounce(in: .ended)
+      _ = machine.cancelled()
+    }
+  }
+
+  // MARK: timeout
+
+  enum TimeoutState: String, CaseIterable, Sendable {
+    case awaitingRequest, requested, ended
+  }
+
+  enum TimeoutEvent: String, CaseIterable, Sendable {
+    case clockScheduled, timerFired, staleTimerFired, request, upstreamCompleted, end
+  }
+
+  /// The machine in `state` with a running clock (unless ended), its generation and timer.
+  static func timeout(in state: TimeoutState) -> (
+    TimeoutStateMachine, generation: Int, timer: FakeTimer
+  ) {
+    var machine = TimeoutStateMachine()
+    let generation = machine.clockStarting(on: 1)
+    let timer = FakeTimer()
+    machine.clockScheduled(timer, generation: generation).run()
+    switch state {
+    case .awaitingRequest: break
+    case .requested: _ = machine.requested()
+    case .ended: _ = machine.ended()
+    }
+    return (machine, generation, timer)
+  }
+
+  static func timeoutOutcome(_ state: TimeoutState, _ event: TimeoutEvent) -> String? {
+    switch (state, event) {
+    case (.ended, .clockScheduled): "cancel the new timer"
+    case (_, .clockScheduled): "keep the new timer, cancel the replaced one"
+    case (.ended, .timerFired), (.ended, .staleTimerFired): nil
+    case (_, .timerFired): "time out, stop the timer"
+    case (_, .staleTimerFired): "ignore"
+    case (.awaitingRequest, .request): "start the clock and pass"
+    case (.requested, .request): "pass"
+    case (.ended, .request): nil
+    case (.ended, .upstreamCompleted): nil
+    case (_, .upstreamCompleted): "stop the timer"
+    case (.ended, .end): nil
+    case (_, .end): "end, stop the timer"
+    }
+  }
+
+  @Test(arguments: TimeoutState.allCases, TimeoutEvent.allCases)
+  func timeoutAnswersEveryEventInEveryState(_ state: TimeoutState, _ event: TimeoutEvent) {
+    guard let expected = Self.timeoutOutcome(state, event) else { return }
+    var (machine, generation, timer) = Self.timeout(in: state)
+    let outcome: String
+    switch event {
+    case .clockScheduled:
+      let next = machine.clockStarting(on: 2)
+      #expect(machine.isStartingClock(on: 2))
+      let new = FakeTimer()
+      machine.clockScheduled(new, generation: next).run()
+      #expect(!machine.isStartingClock(on: 2))
+      outcome =
+        new.cancelled
+        ? "cancel the new timer"
+        : "keep the new timer, \(timer.cancelled ? "cancel" : "keep") the replaced one"
+    case .timerFired, .staleTimerFired:
+      let firing = event == .timerFired ? generation : generation - 1
+      switch machine.timerFired(generation: firing) {
+      case .ignore: outcome = "ignore"
+      case .timeOut(let stopping):
+        outcome = "time out, \(Self.isTimer(stopping, timer) ? "stop the timer" : "?")"
+      }
+    case .request:
+      switch machine.requested() {
+      case .startClockAndPass: outcome = "start the clock and pass"
+      case .pass: outcome = "pass"
+      }
+    case .upstreamCompleted:
+      outcome = Self.isTimer(machine.upstreamCompleted(), timer) ? "stop the timer" : "?"
+    case .end:
+      outcome = Self.isTimer(machine.ended(), timer) ? "end, stop the timer" : "?"
+    }
+    #expect(outcome == expected, "\(state) + \(event)")
+  }
+
+  @Test func timeoutStopsOnARequestAfterItsEnd() async {
+    await #expect(processExitsWith: .failure) {
+      var (machine, _, _) = TimingStateMachineTests.timeout(in: .ended)
+      _ = machine.requested()
+    }
+  }
+
+  @Test func timeoutStopsOnATimerFiringAfterItsEnd() async {
+    await #expect(processExitsWith: .failure) {
+      var (machine, generation, _) = TimingStateMachineTests.timeout(in: .ended)
+      _ = machine.timerFired(generation: generation)
+    }
+  }
+
+  @Test func timeoutStopsOnAnUpstreamCompletionAfterItsEnd() async {
+    await #expect(processExitsWith: .failure) {
+      var (machine, _, _) = TimingStateMachineTests.timeout(in: .ended)
+      _ = machine.upstreamCompleted()
+    }
+  }
+
+  @Test func timeoutStopsOnASecondEnd() async {
+    await #expect(processExitsWith: .failure) {
+      var (machine, _, _) = TimingStateMachineTests.timeout(in: .ended)
+      _ = machine.ended()
+    }
+  }
+}

@@ -257,3 +257,142 @@ import Testing
     }
   }
 }
+
+/// `throttle`'s machine on its own: every event in every state, and a stop for each event
+/// that cannot happen in a state.
+@Suite struct ThrottleStateMachineTests {
+  typealias Machine = ThrottleStateMachine<Int, Never, TestScheduler>
+
+  enum State: String, CaseIterable, Sendable {
+    case idle, value, completion, valueThenCompletion, ended
+  }
+
+  enum Event: String, CaseIterable, Sendable {
+    case value, completion, emit, cancel
+  }
+
+  /// The machine in `state`, with demand left, keeping the latest value.
+  static func machine(in state: State) -> Machine {
+    var machine = Machine(interval: .seconds(1), latest: true)
+    machine.demandAdded(.max(2))
+    switch state {
+    case .idle: break
+    case .value: _ = machine.valueArrived(1, now: SchedulerInstant(0))
+    case .completion: _ = machine.completionArrived(.finished)
+    case .valueThenCompletion:
+      _ = machine.valueArrived(1, now: SchedulerInstant(0))
+      _ = machine.completionArrived(.finished)
+    case .ended: _ = machine.cancelled()
+    }
+    return machine
+  }
+
+  static func describe(_ emission: Machine.Emission) -> String {
+    switch emission {
+    case .nothing: "nothing"
+    case .value(let value): "value \(value)"
+    case .completion: "completion"
+    case .valueThenCompletion(let value, _): "value \(value) then completion"
+    }
+  }
+
+  /// What `event` does in `state`, in words; `nil` for a pair that stops the program.
+  static func outcome(_ state: State, _ event: Event) -> String? {
+    switch (state, event) {
+    case (.idle, .value): "schedule now"
+    case (.value, .value): "release 1"
+    case (.completion, .value), (.valueThenCompletion, .value), (.ended, .value): nil
+    case (.idle, .completion): "schedule now"
+    case (.value, .completion): "follow the value"
+    case (.completion, .completion), (.valueThenCompletion, .completion),
+      (.ended, .completion):
+      nil
+    case (.idle, .emit): "nothing, then nothing"
+    case (.value, .emit): "value 1, then nothing"
+    case (.completion, .emit): "completion, then ended"
+    case (.valueThenCompletion, .emit): "value 1 then completion, then ended"
+    case (.ended, .emit): nil
+    case (.idle, .cancel), (.ended, .cancel): "nothing, then ended"
+    case (.value, .cancel): "value 1, then ended"
+    case (.completion, .cancel): "completion, then ended"
+    case (.valueThenCompletion, .cancel): "value 1 then completion, then ended"
+    }
+  }
+
+  @Test(arguments: State.allCases, Event.allCases)
+  func throttleAnswersEveryEventInEveryState(_ state: State, _ event: Event) {
+    guard let expected = Self.outcome(state, event) else { return }
+    var machine = Self.machine(in: state)
+    let outcome: String
+    switch event {
+    case .value:
+      switch machine.valueArrived(2, now: SchedulerInstant(0)) {
+      case .drop: outcome = "drop"
+      case .release(let replaced): outcome = "release \(replaced)"
+      case .scheduleNow: outcome = "schedule now"
+      case .schedule: outcome = "schedule later"
+      }
+    case .completion:
+      switch machine.completionArrived(.finished) {
+      case .scheduleNow: outcome = "schedule now"
+      case .followValue: outcome = "follow the value"
+      }
+    case .emit:
+      outcome =
+        "\(Self.describe(machine.emit(now: SchedulerInstant(0)))), then \(Self.stateName(machine))"
+    case .cancel:
+      outcome = "\(Self.describe(machine.cancelled())), then ended"
+    }
+    #expect(outcome == expected, "\(state) + \(event)")
+  }
+
+  /// `ended` or `nothing` (idle): told apart by the mirror of the machine's state.
+  static func stateName(_ machine: Machine) -> String {
+    let state = Mirror(reflecting: machine).children.first { $0.label == "state" }?.value
+    return state.map { "\($0)" } == "ended" ? "ended" : "nothing"
+  }
+
+  @Test func throttleDropsAValueWithoutDemandAndSchedulesAfterTheInterval() {
+    var machine = Machine(interval: .seconds(1), latest: false)
+    guard case .drop = machine.valueArrived(1, now: SchedulerInstant(0)) else {
+      Issue.record("no demand: dropped")
+      return
+    }
+    machine.demandAdded(.max(2))
+    _ = machine.valueArrived(1, now: SchedulerInstant(0))
+    _ = machine.emit(now: SchedulerInstant(0))
+    guard case .schedule(let due) = machine.valueArrived(2, now: SchedulerInstant(0)) else {
+      Issue.record("a value within the interval waits for its end")
+      return
+    }
+    #expect(due == SchedulerInstant(0).advanced(by: .seconds(1)))
+  }
+
+  @Test func throttleStopsOnAValueAfterItsCompletion() async {
+    await #expect(processExitsWith: .failure) {
+      var machine = ThrottleStateMachineTests.machine(in: .completion)
+      _ = machine.valueArrived(2, now: SchedulerInstant(0))
+    }
+  }
+
+  @Test func throttleStopsOnASecondCompletion() async {
+    await #expect(processExitsWith: .failure) {
+      var machine = ThrottleStateMachineTests.machine(in: .valueThenCompletion)
+      _ = machine.completionArrived(.finished)
+    }
+  }
+
+  @Test func throttleStopsOnAnEmissionAfterItsEnd() async {
+    await #expect(processExitsWith: .failure) {
+      var machine = ThrottleStateMachineTests.machine(in: .ended)
+      _ = machine.emit(now: nil)
+    }
+  }
+
+  @Test func throttleStopsOnAValueAfterItsEnd() async {
+    await #expect(processExitsWith: .failure) {
+      var machine = ThrottleStateMachineTests.machine(in: .ended)
+      _ = machine.valueArrived(2, now: SchedulerInstant(0))
+    }
+  }
+}

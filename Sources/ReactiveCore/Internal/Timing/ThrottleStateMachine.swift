@@ -5,6 +5,11 @@
 /// lock, feeds it events, and carries out the returned action once it has unlocked
 /// (scheduling, delivering, releasing a dropped value). At most one emission is
 /// scheduled at a time; values arriving meanwhile replace its value or are dropped.
+///
+/// Values and the completion arrive only while the subscription is subscribed, and the
+/// machine ends with the subscription (an emission that completes, or a cancel). Each
+/// event switches on every state, and one that cannot happen in a state stops the
+/// program, saying so.
 struct ThrottleStateMachine<Value, Failure: Error, Context: Scheduler> {
   /// What the scheduled emission will deliver.
   private enum State {
@@ -16,6 +21,8 @@ struct ThrottleStateMachine<Value, Failure: Error, Context: Scheduler> {
     case completion(Subscribers.Completion<Failure>)
     /// A value is scheduled, and the completion arrived after it: both go out together.
     case valueThenCompletion(Value, Subscribers.Completion<Failure>)
+    /// The completion went out, or the subscription was cancelled.
+    case ended
   }
 
   /// What an emission delivers, taken out of the state machine.
@@ -82,64 +89,83 @@ struct ThrottleStateMachine<Value, Failure: Error, Context: Scheduler> {
     if case .value = state { true } else { false }
   }
 
-  /// A value arrived at `now`.
+  /// A value arrived at `now`. Fed only while subscribed, so neither the completion nor
+  /// the end has come.
   mutating func valueArrived(_ value: Value, now: Context.SchedulerTimeType) -> ValueAction {
-    guard demand > .none else { return .drop }
     switch state {
     case .idle:
+      guard demand > .none else { return .drop }
       let due = lastEmission.map { Swift.max(now, $0.advanced(by: interval)) } ?? now
       demand -= 1
       state = .value(value)
       return due == now ? .scheduleNow : .schedule(after: due)
     case .value(let scheduled):
-      guard latest else { return .drop }
+      guard demand > .none, latest else { return .drop }
       state = .value(value)
       return .release(scheduled)
-    case .completion(let completion):
-      guard latest else { return .drop }
-      state = .valueThenCompletion(value, completion)
-      return .drop
-    case .valueThenCompletion(let scheduled, let completion):
-      guard latest else { return .drop }
-      state = .valueThenCompletion(value, completion)
-      return .release(scheduled)
+    case .completion, .valueThenCompletion:
+      preconditionFailure("Internal inconsistency: a value reached a completed throttle")
+    case .ended:
+      preconditionFailure("Internal inconsistency: a value reached a throttle that ended")
     }
   }
 
-  /// The upstream completed.
+  /// The upstream completed. Fed once, while subscribed.
   mutating func completionArrived(_ completion: Subscribers.Completion<Failure>)
     -> CompletionAction
   {
     switch state {
-    case .idle, .completion:
+    case .idle:
       state = .completion(completion)
       return .scheduleNow
-    case .value(let value), .valueThenCompletion(let value, _):
+    case .value(let value):
       state = .valueThenCompletion(value, completion)
       return .followValue
+    case .completion, .valueThenCompletion:
+      preconditionFailure("Internal inconsistency: a throttle's upstream completed twice")
+    case .ended:
+      preconditionFailure("Internal inconsistency: a completion reached an ended throttle")
     }
   }
 
   /// The scheduled emission runs; `now` is the clock read for a value alone, `nil`
-  /// otherwise (and then the time of the last emission stays as it was).
+  /// otherwise (and then the time of the last emission stays as it was). Fed only while
+  /// the subscription holds its upstream, which an emission that completes ends.
   mutating func emit(now: Context.SchedulerTimeType?) -> Emission {
-    defer { state = .idle }
     switch state {
-    case .idle: return .nothing
+    case .idle:
+      return .nothing
     case .value(let value):
+      state = .idle
       if let now { lastEmission = now }
       return .value(value)
+    case .completion(let completion):
+      state = .ended
+      return .completion(completion)
+    case .valueThenCompletion(let value, let completion):
+      state = .ended
+      return .valueThenCompletion(value, completion)
+    case .ended:
+      preconditionFailure("Internal inconsistency: a throttle emitted after it ended")
+    }
+  }
+
+  /// The subscriber asked for more, or returned more demand from a delivery (which may
+  /// come back after the end, where it no longer matters).
+  mutating func demandAdded(_ additional: Subscribers.Demand) { demand += additional }
+
+  /// The subscription was cancelled (again, possibly: a cancel after the end does
+  /// nothing more): nothing scheduled goes out.
+  ///
+  /// - Returns: What was scheduled, for the caller to release once unlocked.
+  mutating func cancelled() -> Emission {
+    defer { state = .ended }
+    switch state {
+    case .idle, .ended: return .nothing
+    case .value(let value): return .value(value)
     case .completion(let completion): return .completion(completion)
     case .valueThenCompletion(let value, let completion):
       return .valueThenCompletion(value, completion)
     }
   }
-
-  /// The subscriber asked for more, or returned more demand from a delivery.
-  mutating func demandAdded(_ additional: Subscribers.Demand) { demand += additional }
-
-  /// The subscription was cancelled: nothing scheduled goes out.
-  ///
-  /// - Returns: What was scheduled, for the caller to release once unlocked.
-  mutating func cancelled() -> Emission { emit(now: nil) }
 }

@@ -396,3 +396,163 @@ import Testing
     }
   }
 }
+
+/// `collect(byTime:)`'s and `collect(.byTimeOrCount)`'s machine on its own: every event in
+/// every state, and a stop for each event that cannot happen in a state.
+@Suite struct CollectByTimeStateMachineTests {
+  typealias Machine = CollectByTimeStateMachine<Int, TestError>
+
+  enum State: String, CaseIterable, Sendable {
+    case collecting, completing, finished
+  }
+
+  enum Event: String, CaseIterable, Sendable {
+    case timerScheduled, value, timerFired, completion, nextStep, request, groupReturned, cancel
+  }
+
+  /// The machine in `state`, counting to two, its timer running (until the end), with a
+  /// demand of one and the value 1 gathered (or closed into a group, once completing).
+  static func machine(in state: State) -> (Machine, timer: TimingStateMachineTests.FakeTimer) {
+    var machine = Machine(maxCount: 2)
+    let timer = TimingStateMachineTests.FakeTimer()
+    _ = machine.timerScheduled(timer)
+    _ = machine.requested(.max(1))
+    _ = machine.valueArrived(1)
+    switch state {
+    case .collecting: break
+    case .completing: _ = machine.completionArrived(.finished)
+    case .finished: _ = machine.cancelled()
+    }
+    return (machine, timer)
+  }
+
+  static func describe(_ step: Machine.Step) -> String {
+    switch step {
+    case .group(let values, let byCount): "group \(values)\(byCount ? " by count" : "")"
+    case .completion: "completion"
+    case .idle: "idle"
+    }
+  }
+
+  /// What `event` does in `state`, in words; `nil` for a pair that stops the program.
+  static func outcome(_ state: State, _ event: Event) -> String? {
+    switch (state, event) {
+    case (.collecting, .timerScheduled): "keep the timer"
+    case (.completing, .timerScheduled), (.finished, .timerScheduled): "cancel the timer"
+    case (.collecting, .value): "drain later, group [1, 2] by count"
+    case (.collecting, .timerFired): "drain now, group [1]"
+    case (.collecting, .completion): "stop the timer"
+    case (.collecting, .nextStep): "idle"
+    case (.completing, .nextStep): "group [1]"
+    case (.collecting, .request): "ask upstream for max(2), wait"
+    case (.completing, .request): "ask upstream for max(2), drain later"
+    case (.collecting, .groupReturned), (.completing, .groupReturned):
+      "ask upstream for max(2)"
+    case (.collecting, .cancel): "stop the timer"
+    case (.completing, .cancel), (.finished, .cancel): "no timer"
+    case (.completing, .value), (.finished, .value), (.completing, .timerFired),
+      (.finished, .timerFired), (.completing, .completion), (.finished, .completion),
+      (.finished, .nextStep), (.finished, .request), (.finished, .groupReturned):
+      nil
+    }
+  }
+
+  @Test(arguments: State.allCases, Event.allCases)
+  func collectByTimeAnswersEveryEventInEveryState(_ state: State, _ event: Event) {
+    guard let expected = Self.outcome(state, event) else { return }
+    var (machine, timer) = Self.machine(in: state)
+    let outcome: String
+    switch event {
+    case .timerScheduled:
+      let new = TimingStateMachineTests.FakeTimer()
+      outcome = machine.timerScheduled(new) == nil ? "keep the timer" : "cancel the timer"
+    case .value:
+      let action = machine.valueArrived(2)
+      _ = machine.requested(.max(1))
+      outcome =
+        "\(action == .scheduleDrain ? "drain later" : "?"), \(Self.describe(machine.nextStep()))"
+    case .timerFired:
+      let action = machine.timerFired()
+      outcome = "\(action == .drain ? "drain now" : "?"), \(Self.describe(machine.nextStep()))"
+    case .completion:
+      let stopped = machine.completionArrived(.failure(.oops))
+      outcome = TimingStateMachineTests.isTimer(stopped, timer) ? "stop the timer" : "?"
+    case .nextStep:
+      outcome = Self.describe(machine.nextStep())
+    case .request:
+      let (upstream, action) = machine.requested(.max(1))
+      outcome =
+        "ask upstream for \(upstream.map { "\($0)" } ?? "nothing"), "
+        + (action == .scheduleDrain ? "drain later" : "wait")
+    case .groupReturned:
+      let upstream = machine.groupReturned(.max(1), byCount: true)
+      outcome = "ask upstream for \(upstream.map { "\($0)" } ?? "nothing")"
+    case .cancel:
+      let stopped = machine.cancelled()
+      outcome =
+        stopped == nil
+        ? "no timer" : TimingStateMachineTests.isTimer(stopped, timer) ? "stop the timer" : "?"
+    }
+    #expect(outcome == expected, "\(state) + \(event)")
+  }
+
+  @Test func afterAFailureTheGroupsWithoutDemandAreDroppedAndTheFailureGoes() {
+    var (machine, _) = Self.machine(in: .collecting)
+    _ = machine.timerFired()
+    _ = machine.valueArrived(3)
+    _ = machine.timerFired()
+    _ = machine.completionArrived(.failure(.oops))
+    #expect(Self.describe(machine.nextStep()) == "group [1]")
+    // [3] has no demand: a failure does not wait for it.
+    #expect(Self.describe(machine.nextStep()) == "completion")
+  }
+
+  @Test func aFinishWaitsBehindTheClosedGroupsThenGoesWithoutDemand() {
+    var (machine, _) = Self.machine(in: .completing)
+    #expect(Self.describe(machine.nextStep()) == "group [1]")
+    // A completion needs no demand.
+    #expect(Self.describe(machine.nextStep()) == "completion")
+  }
+
+  @Test func collectByTimeStopsOnAValueAfterItsCompletion() async {
+    await #expect(processExitsWith: .failure) {
+      var (machine, _) = CollectByTimeStateMachineTests.machine(in: .completing)
+      _ = machine.valueArrived(2)
+    }
+  }
+
+  @Test func collectByTimeStopsOnATimerFiringAfterItsEnd() async {
+    await #expect(processExitsWith: .failure) {
+      var (machine, _) = CollectByTimeStateMachineTests.machine(in: .finished)
+      _ = machine.timerFired()
+    }
+  }
+
+  @Test func collectByTimeStopsOnASecondCompletion() async {
+    await #expect(processExitsWith: .failure) {
+      var (machine, _) = CollectByTimeStateMachineTests.machine(in: .completing)
+      _ = machine.completionArrived(.finished)
+    }
+  }
+
+  @Test func collectByTimeStopsOnADrainAfterItsEnd() async {
+    await #expect(processExitsWith: .failure) {
+      var (machine, _) = CollectByTimeStateMachineTests.machine(in: .finished)
+      _ = machine.nextStep()
+    }
+  }
+
+  @Test func collectByTimeStopsOnARequestAfterItsEnd() async {
+    await #expect(processExitsWith: .failure) {
+      var (machine, _) = CollectByTimeStateMachineTests.machine(in: .finished)
+      _ = machine.requested(.max(1))
+    }
+  }
+
+  @Test func collectByTimeStopsOnReturnedDemandAfterItsEnd() async {
+    await #expect(processExitsWith: .failure) {
+      var (machine, _) = CollectByTimeStateMachineTests.machine(in: .finished)
+      _ = machine.groupReturned(.max(1), byCount: true)
+    }
+  }
+}

@@ -7,6 +7,11 @@
 /// (a timer is cancelled, a drain scheduled or run, the upstream asked). The groups are
 /// stored fields, not enum payloads, so that appending never copies them.
 ///
+/// Values, timer firings and the completion arrive only while the subscription is
+/// subscribed; the drain, requests and returned demand only while it holds its subscriber,
+/// which it lets go as the machine finishes. Each event decides by the state, and one
+/// that cannot happen in a state stops the program, saying so.
+///
 /// The demand it asks the upstream for is current Combine's: with `.byTime`, one element
 /// per request of the subscriber and one more per element (so the upstream is never
 /// held back); with `.byTimeOrCount`, `count` elements per unit of demand requested, and
@@ -83,15 +88,24 @@ struct CollectByTimeStateMachine<Value, Failure: Error> {
   /// - Returns: The timer, if it is no longer wanted (the upstream completed or the
   ///   subscription was cancelled meanwhile), for the caller to cancel once unlocked.
   mutating func timerScheduled(_ timer: any Cancellable) -> (any Cancellable)? {
-    guard case .collecting = state else { return timer }
-    state = .collecting(timer: timer)
-    return nil
+    // Scheduled without the lock: the completion or a cancel may have come meanwhile.
+    switch state {
+    case .collecting:
+      state = .collecting(timer: timer)
+      return nil
+    case .completing, .finished:
+      return timer
+    }
   }
 
   /// A value arrived: it joins the current group, which closes at `maxCount`; a full
   /// group is delivered from the scheduler, as Combine does.
   mutating func valueArrived(_ value: Value) -> GroupAction {
-    guard case .collecting = state else { return .wait }
+    switch state {
+    case .collecting: break
+    case .completing, .finished:
+      preconditionFailure("Internal inconsistency: a value reached collect(byTime:) after its end")
+    }
     current.append(value)
     guard let maxCount, current.count >= maxCount else { return .wait }
     closeGroup(byCount: true)
@@ -102,7 +116,12 @@ struct CollectByTimeStateMachine<Value, Failure: Error> {
   /// With `.byTime` it closes only if the subscriber has demand: otherwise it keeps
   /// gathering until a tick finds demand, as Combine's does.
   mutating func timerFired() -> GroupAction {
-    guard case .collecting = state, !current.isEmpty else { return .wait }
+    switch state {
+    case .collecting: break
+    case .completing, .finished:
+      preconditionFailure("Internal inconsistency: collect(byTime:)'s timer fired after its end")
+    }
+    guard !current.isEmpty else { return .wait }
     if maxCount == nil, demand == .none { return .wait }
     closeGroup(byCount: false)
     return .drain
@@ -124,7 +143,12 @@ struct CollectByTimeStateMachine<Value, Failure: Error> {
   mutating func completionArrived(_ completion: Subscribers.Completion<Failure>)
     -> (any Cancellable)?
   {
-    let timer: (any Cancellable)? = if case .collecting(let timer) = state { timer } else { nil }
+    let timer: (any Cancellable)?
+    switch state {
+    case .collecting(let running): timer = running
+    case .completing, .finished:
+      preconditionFailure("Internal inconsistency: collect(byTime:) completed after its end")
+    }
     if case .finished = completion, !current.isEmpty {
       closeGroup(byCount: false)
     }
@@ -146,6 +170,9 @@ struct CollectByTimeStateMachine<Value, Failure: Error> {
   /// completion once no group is left (a failure goes without waiting for demand, and
   /// the groups it finds waiting are dropped). A step other than a group ends the drain.
   mutating func nextStep() -> Step {
+    if case .finished = state {
+      preconditionFailure("Internal inconsistency: collect(byTime:) drained after its end")
+    }
     if hasClosedGroup, demand > 0 {
       demand -= 1
       let group = closed[closedStart]
@@ -155,11 +182,17 @@ struct CollectByTimeStateMachine<Value, Failure: Error> {
       return .group(group, byCount: byCount)
     }
     isDraining = false
-    guard case .completing(let completion) = state else { return .idle }
-    if case .failure = completion { dropClosedGroups() }
-    guard !hasClosedGroup else { return .idle }
-    state = .finished
-    return .completion(completion)
+    switch state {
+    case .collecting:
+      return .idle
+    case .completing(let completion):
+      if case .failure = completion { dropClosedGroups() }
+      guard !hasClosedGroup else { return .idle }
+      state = .finished
+      return .completion(completion)
+    case .finished:
+      preconditionFailure("Internal inconsistency: collect(byTime:) drained after its end")
+    }
   }
 
   /// Empties the closed groups, keeping their capacity.
@@ -181,6 +214,10 @@ struct CollectByTimeStateMachine<Value, Failure: Error> {
     upstream: Subscribers.Demand?, action: GroupAction
   ) {
     guard more > .none else { return (nil, .wait) }
+    if case .finished = state {
+      preconditionFailure(
+        "Internal inconsistency: a request reached collect(byTime:) after its end")
+    }
     demand += more
     let upstream = maxCount.map { more * $0 } ?? .max(1)
     return (upstream, hasWaitingWork ? .scheduleDrain : .wait)
@@ -192,6 +229,10 @@ struct CollectByTimeStateMachine<Value, Failure: Error> {
   ///   count closed, nothing otherwise.
   mutating func groupReturned(_ more: Subscribers.Demand, byCount: Bool) -> Subscribers.Demand? {
     guard more > .none else { return nil }
+    if case .finished = state {
+      preconditionFailure(
+        "Internal inconsistency: a group returned demand after collect(byTime:) ended")
+    }
     demand += more
     guard byCount, let maxCount else { return nil }
     return more * maxCount
@@ -201,7 +242,12 @@ struct CollectByTimeStateMachine<Value, Failure: Error> {
   ///
   /// - Returns: The timer, for the caller to cancel once unlocked.
   mutating func cancelled() -> (any Cancellable)? {
-    let timer: (any Cancellable)? = if case .collecting(let timer) = state { timer } else { nil }
+    // A cancel may come at any time, again after the end too.
+    let timer: (any Cancellable)?
+    switch state {
+    case .collecting(let running): timer = running
+    case .completing, .finished: timer = nil
+    }
     state = .finished
     current = []
     dropClosedGroups()

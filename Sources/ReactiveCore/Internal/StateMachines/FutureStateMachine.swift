@@ -38,9 +38,14 @@ struct FutureStateMachine<Output, Failure: Error> {
 
   /// The promise was called with `result`; only its first call counts.
   mutating func fulfill(_ result: Result<Output, Failure>) -> FulfillAction {
-    guard case .pending(let waiting) = state else { return .ignore }
-    state = .fulfilled(result)
-    return .notify(waiting)
+    switch state {
+    case .pending(let waiting):
+      state = .fulfilled(result)
+      return .notify(waiting)
+    case .fulfilled:
+      // The promise was called again: as in Combine, only the first result counts.
+      return .ignore
+    }
   }
 
   /// What to do with a new subscription.
@@ -67,10 +72,15 @@ struct FutureStateMachine<Output, Failure: Error> {
 
   /// A subscription that was waiting was cancelled or delivered: it no longer waits.
   mutating func remove(_ waiter: AnyObject) {
-    guard case .pending(var waiting) = state else { return }
-    // Emptied first, so that the array is not shared and shrinks in place.
-    state = .pending(waiting: [])
-    waiting.removeAll { $0 === waiter }
-    state = .pending(waiting: waiting)
+    switch state {
+    case .pending(var waiting):
+      // Emptied first, so that the array is not shared and shrinks in place.
+      state = .pending(waiting: [])
+      waiting.removeAll { $0 === waiter }
+      state = .pending(waiting: waiting)
+    case .fulfilled:
+      // Nobody waits once the result is in.
+      break
+    }
   }
 }

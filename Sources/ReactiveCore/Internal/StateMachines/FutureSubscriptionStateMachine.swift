@@ -85,9 +85,20 @@ struct FutureSubscriptionStateMachine<Downstream: Subscriber> {
   /// Takes the subscriber once the result is there and either it is a failure or the
   /// subscriber has demand.
   private mutating func takeIfReady() -> DeliveryAction {
-    guard let result, case .waiting(let downstream) = delivery else { return .wait }
-    if case .success = result, !hasDemand { return .wait }
-    delivery = .done
-    return .deliver(result, to: downstream)
+    switch delivery {
+    case .waiting(let downstream):
+      guard let result else { return .wait }
+      switch result {
+      case .success where !hasDemand:
+        // A value waits for demand; a failure does not.
+        return .wait
+      case .success, .failure:
+        delivery = .done
+        return .deliver(result, to: downstream)
+      }
+    case .done:
+      // Delivered, or cancelled: a later request or result does nothing.
+      return .wait
+    }
   }
 }

@@ -28,9 +28,14 @@ enum MulticastState<Downstream> {
   /// The subject sent its subscription.
   @inlinable
   mutating func subscribed(_ subscription: any Subscription) -> SubscriptionAction {
-    guard case .ready(let downstream) = self else { return .cancel }
-    self = .subscribed(downstream, subscription)
-    return .handTo(downstream)
+    switch self {
+    case .ready(let downstream):
+      self = .subscribed(downstream, subscription)
+      return .handTo(downstream)
+    case .subscribed, .terminal:
+      // A second subscription, or one after the end: Combine cancels it.
+      return .cancel
+    }
   }
 
   /// What to do when the subject completes or the subscriber cancels.
@@ -47,8 +52,14 @@ enum MulticastState<Downstream> {
   /// lets go of the subscriber (once unlocked, with the action).
   @inlinable
   mutating func ended() -> EndAction {
-    guard case .subscribed(let downstream, let subscription) = self else { return .ignore }
-    self = .terminal
-    return .end(downstream, subscription)
+    switch self {
+    case .subscribed(let downstream, let subscription):
+      self = .terminal
+      return .end(downstream, subscription)
+    case .ready, .terminal:
+      // Nothing to end before the subscription (a cancel then is kept for it by the
+      // caller), nor twice.
+      return .ignore
+    }
   }
 }

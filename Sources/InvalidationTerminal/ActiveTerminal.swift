@@ -20,15 +20,21 @@ enum ActiveTerminal {
   /// handler that was there before.
   static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
 
-  private static let current = LockedTerminal()
+  /// The open terminal, if any.
+  private static let current = LockedBox<Terminal?>(nil)
 
   static func claim(_ terminal: Terminal) throws(TerminalError) {
-    guard current.claim(terminal) else { throw .alreadyOpen }
+    let claimed = current.withLock { open -> Bool in
+      guard open == nil else { return false }
+      open = terminal
+      return true
+    }
+    guard claimed else { throw .alreadyOpen }
     installExitHandlerOnce()
   }
 
   static func release(_ terminal: Terminal) {
-    current.release(terminal)
+    current.withLock { open in if open === terminal { open = nil } }
     crashState.pointee.armed = false
   }
 
@@ -40,7 +46,7 @@ enum ActiveTerminal {
     // Called with the lock of `current` released; `claim` serialises callers.
     guard !exitHandlerInstalled else { return }
     exitHandlerInstalled = true
-    atexit { ActiveTerminal.current.terminal?.restore() }
+    atexit { ActiveTerminal.current.withLock { $0 }?.restore() }
   }
 
   // MARK: Signals
@@ -212,29 +218,6 @@ enum ActiveTerminal {
     state.pointee.armed = false
     _ = write(state.pointee.output, leaveBytes.baseAddress, leaveBytes.count)
     _ = tcsetattr(state.pointee.input, TCSANOW, &state.pointee.attributes)
-  }
-}
-
-/// The open terminal behind a lock.
-///
-/// - Note: `@unchecked Sendable`: `lock` guards `value`.
-private final class LockedTerminal: @unchecked Sendable {
-  /// The lock that guards `value`.
-  private let lock = Lock()
-  @exclusivity(unchecked) private var value: Terminal?
-
-  var terminal: Terminal? { lock.withLock { value } }
-
-  func claim(_ terminal: Terminal) -> Bool {
-    lock.withLock {
-      guard value == nil else { return false }
-      value = terminal
-      return true
-    }
-  }
-
-  func release(_ terminal: Terminal) {
-    lock.withLock { if value === terminal { value = nil } }
   }
 }
 

@@ -2,7 +2,9 @@ import ReactiveCore
 import Synchronization
 
 /// One key of a store: its value and its observers, typed by the first use of the key's
-/// name, so that staging and delivering never cast a value. Guarded by the store's lock.
+/// name, so that staging and delivering never cast a value. Guarded by the store's lock:
+/// one lock for all of a store's entries (a batch stages many at once), so an entry holds
+/// its fields bare rather than in a `LockedBox` of its own.
 @usableFromInline
 class StoreEntry {
   /// The value type this key's name is bound to.

@@ -2,7 +2,9 @@ import ReactiveCore
 
 /// The storage of one `@Inherited` property of one instance, reached
 /// from the property wrapper without a key-path lookup: own value, resolved value and
-/// the way to find the same property on an ancestor. Guarded by `LineageStore.lock`.
+/// the way to find the same property on an ancestor. Guarded by `LineageStore.lock`, the
+/// one lock of every lineage (a read resolves along a chain of instances in one critical
+/// section), so a box holds its fields bare rather than in a `LockedBox` of its own.
 @usableFromInline
 final class InheritedBox<Value>: Slot {
   /// The instance's own value, if it set one.

@@ -58,7 +58,8 @@ extension Ancestor {
 }
 
 /// What the lineage needs to know of one inheritable property of one instance, whatever
-/// its value type. Lock held for every access.
+/// its value type. `LineageStore.lock` held for every access: one lock for every lineage,
+/// so a slot holds its fields bare rather than in a `LockedBox` of its own.
 @usableFromInline
 class Slot {
   /// Whether the instance stopped inheriting this property.

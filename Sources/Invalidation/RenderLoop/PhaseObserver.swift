@@ -34,7 +34,11 @@ import ReactiveCore
 ///
 /// - Note: `@unchecked Sendable`: `lock` guards `generation`, `live`, `current`,
 ///   `previous` and `isPending` (the last for the loop's drain); `node` is only read on
-///   the loop's scheduler, and `loop` is only written at creation.
+///   the loop's scheduler, and `loop` is only written at creation. The guarded fields are
+///   the observer's own, not a `LockedBox`'s (ReactiveCore's `Guarded` cannot be
+///   subclassed outside it): an observer per observed phase of every node is one
+///   allocation, not two, and the tracking callback reaches its fields without a second
+///   indirection.
 final class PhaseObserver: @unchecked Sendable {
   /// The most registrations a phase keeps installed at once.
   static let registrationLimit = 16

@@ -47,6 +47,10 @@ public final class RenderLoop<S: Scheduler>: @unchecked Sendable {
   public let minimumInterval: S.SchedulerTimeType.Stride?
 
   /// The lock that guards `state` and `lastPassStart`, read or written from any thread.
+  /// Fields of the loop, not a `LockedBox` (ReactiveCore's `Guarded` cannot be subclassed
+  /// outside it, and a public class could not expose it anyway): the per-pass path takes
+  /// the lock with `lock()`/`unlock()` and returns early, with no closure and no second
+  /// object.
   private let lock = Lock()
   @exclusivity(unchecked)
   private var state = RenderLoopState()

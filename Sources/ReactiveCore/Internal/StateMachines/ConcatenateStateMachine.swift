@@ -52,16 +52,26 @@ struct ConcatenateStateMachine {
 
   /// The prefix sent its subscription.
   mutating func prefixSubscribed(_ subscription: any Subscription) -> SubscriptionAction {
-    guard case .awaitingPrefix = phase else { return .cancel }
-    phase = .prefix(subscription)
-    return .handDownstream
+    switch phase {
+    case .awaitingPrefix:
+      phase = .prefix(subscription)
+      return .handDownstream
+    case .prefix, .awaitingSuffix, .suffix, .terminal:
+      // A second subscription, or one after a cancel: Combine cancels it.
+      return .cancel
+    }
   }
 
   /// The suffix sent its subscription.
   mutating func suffixSubscribed(_ subscription: any Subscription) -> SubscriptionAction {
-    guard case .awaitingSuffix = phase else { return .cancel }
-    phase = .suffix(subscription)
-    return .request(pending)
+    switch phase {
+    case .awaitingSuffix:
+      phase = .suffix(subscription)
+      return .request(pending)
+    case .awaitingPrefix, .prefix, .suffix, .terminal:
+      // A second subscription, or one after a cancel: Combine cancels it.
+      return .cancel
+    }
   }
 
   /// What to do with a value from either upstream.
@@ -77,15 +87,23 @@ struct ConcatenateStateMachine {
   /// so a value sent re-entrantly from inside the delivery sees the reduced demand and
   /// is dropped when none is left, as in Combine.
   mutating func prefixValueArrived() -> ValueAction {
-    guard case .prefix = phase, pending > 0 else { return .drop }
-    pending -= 1
-    return .deliver
+    switch phase {
+    case .prefix:
+      guard pending > 0 else { return .drop }
+      pending -= 1
+      return .deliver
+    case .awaitingPrefix, .awaitingSuffix, .suffix, .terminal:
+      // Upstream sends asynchronously: a value may still come after its end or a cancel.
+      return .drop
+    }
   }
 
   /// A value arrived from the suffix, which tracks demand itself.
   func suffixValueArrived() -> ValueAction {
-    guard case .suffix = phase else { return .drop }
-    return .deliver
+    switch phase {
+    case .suffix: return .deliver
+    case .awaitingPrefix, .prefix, .awaitingSuffix, .terminal: return .drop
+    }
   }
 
   /// The subscriber returned `more` from the delivery of a prefix value.
@@ -103,13 +121,18 @@ struct ConcatenateStateMachine {
 
   /// The prefix completed; a finish hands over to the suffix.
   mutating func prefixCompleted(failed: Bool) -> PrefixCompletionAction {
-    guard case .prefix = phase else { return .ignore }
-    guard !failed else {
-      phase = .terminal
-      return .fail
+    switch phase {
+    case .prefix:
+      guard !failed else {
+        phase = .terminal
+        return .fail
+      }
+      phase = .awaitingSuffix
+      return .subscribeSuffix
+    case .awaitingPrefix, .awaitingSuffix, .suffix, .terminal:
+      // A second completion, or one after a cancel.
+      return .ignore
     }
-    phase = .awaitingSuffix
-    return .subscribeSuffix
   }
 
   /// What to do when the suffix completes.
@@ -122,9 +145,13 @@ struct ConcatenateStateMachine {
 
   /// The suffix completed.
   mutating func suffixCompleted() -> SuffixCompletionAction {
-    guard case .suffix = phase else { return .ignore }
-    phase = .terminal
-    return .complete
+    switch phase {
+    case .suffix:
+      phase = .terminal
+      return .complete
+    case .awaitingPrefix, .prefix, .awaitingSuffix, .terminal:
+      return .ignore
+    }
   }
 
   /// The subscriber asked for `additional` more: it is recorded for the suffix and

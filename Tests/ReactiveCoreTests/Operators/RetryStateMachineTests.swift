@@ -74,3 +74,72 @@ import Testing
     }
   }
 }
+
+/// ``RetryStateMachine``: every event in every phase.
+@Suite struct RetryStateMachineTableTests {
+  enum Phase: String, CaseIterable, Sendable { case awaitingAttempt, attempt, terminal }
+  enum Event: String, CaseIterable, Sendable {
+    case subscription, value, request, failure, finish, cancel
+  }
+
+  /// The machine in `phase` with one retry left and a demand of one.
+  static func machine(in phase: Phase) -> RetryStateMachine {
+    var machine = RetryStateMachine(retries: 1)
+    _ = machine.demandRequested(.max(1))
+    switch phase {
+    case .awaitingAttempt: break
+    case .attempt: _ = machine.subscribed(RecordingSubscription())
+    case .terminal:
+      _ = machine.subscribed(RecordingSubscription())
+      _ = machine.cancelled()
+    }
+    return machine
+  }
+
+  static func outcome(_ phase: Phase, _ event: Event) -> String {
+    switch (phase, event) {
+    case (.awaitingAttempt, .subscription): "start, asking for max(1)"
+    case (_, .subscription): "cancel"
+    case (.terminal, .value): "drop"
+    case (_, .value): "deliver"
+    case (.awaitingAttempt, .request): "hold"
+    case (.attempt, .request): "pass to the attempt"
+    case (.terminal, .request): "hold"
+    case (.terminal, .failure), (.terminal, .finish): "ignore"
+    case (_, .failure): "resubscribe"
+    case (_, .finish): "complete"
+    case (.attempt, .cancel): "cancel the attempt"
+    case (_, .cancel): "nothing to cancel"
+    }
+  }
+
+  @Test(arguments: Phase.allCases, Event.allCases)
+  func retryAnswersEveryEventInEveryPhase(_ phase: Phase, _ event: Event) {
+    var machine = Self.machine(in: phase)
+    let outcome: String
+    switch event {
+    case .subscription:
+      switch machine.subscribed(RecordingSubscription()) {
+      case .start(let demand): outcome = "start, asking for \(demand)"
+      case .resume(let demand): outcome = "resume, asking for \(demand)"
+      case .cancel: outcome = "cancel"
+      }
+    case .value:
+      switch machine.valueArrived() {
+      case .drop: outcome = "drop"
+      case .deliver: outcome = "deliver"
+      }
+    case .request:
+      outcome = machine.demandRequested(.max(1)) == nil ? "hold" : "pass to the attempt"
+    case .failure, .finish:
+      switch machine.completed(failed: event == .failure) {
+      case .ignore: outcome = "ignore"
+      case .resubscribe: outcome = "resubscribe"
+      case .complete: outcome = "complete"
+      }
+    case .cancel:
+      outcome = machine.cancelled() == nil ? "nothing to cancel" : "cancel the attempt"
+    }
+    #expect(outcome == Self.outcome(phase, event), "\(phase) + \(event)")
+  }
+}

@@ -62,11 +62,16 @@ struct RetryStateMachine {
 
   /// An attempt sent its subscription.
   mutating func subscribed(_ subscription: any Subscription) -> SubscriptionAction {
-    guard case .awaitingAttempt = phase else { return .cancel }
-    phase = .attempt(subscription)
-    guard downstreamNeedsSubscription else { return .resume(request: demand) }
-    downstreamNeedsSubscription = false
-    return .start(request: demand)
+    switch phase {
+    case .awaitingAttempt:
+      phase = .attempt(subscription)
+      guard downstreamNeedsSubscription else { return .resume(request: demand) }
+      downstreamNeedsSubscription = false
+      return .start(request: demand)
+    case .attempt, .terminal:
+      // A second subscription for one attempt, or one after the end: Combine cancels it.
+      return .cancel
+    }
   }
 
   /// What to do with a value from upstream.
@@ -82,10 +87,16 @@ struct RetryStateMachine {
   /// would go negative).
   @inline(__always)
   mutating func valueArrived() -> ValueAction {
-    if case .terminal = phase { return .drop }
-    precondition(demand > .none, "API Violation: received a value without demand")
-    demand -= 1
-    return .deliver
+    switch phase {
+    case .awaitingAttempt, .attempt:
+      // (Between attempts, a value can only be a late one of the failed attempt.)
+      precondition(demand > .none, "API Violation: received a value without demand")
+      demand -= 1
+      return .deliver
+    case .terminal:
+      // Upstream sends asynchronously: a value may still come after the end.
+      return .drop
+    }
   }
 
   /// The subscriber returned `more` from a delivery. Counted even if it cancelled
@@ -102,8 +113,10 @@ struct RetryStateMachine {
   ///
   /// - Returns: The current attempt's subscription, to ask once unlocked.
   mutating func demandRequested(_ additional: Subscribers.Demand) -> (any Subscription)? {
-    if case .terminal = phase { return nil }
-    return demandAdded(additional)
+    switch phase {
+    case .awaitingAttempt, .attempt: return demandAdded(additional)
+    case .terminal: return nil
+    }
   }
 
   /// What to do when upstream completes.
@@ -119,7 +132,12 @@ struct RetryStateMachine {
 
   /// Upstream completed: a failure is retried while retries are left.
   mutating func completed(failed: Bool) -> CompletionAction {
-    if case .terminal = phase { return .ignore }
+    switch phase {
+    case .awaitingAttempt, .attempt: break
+    case .terminal:
+      // A completion after the end or a cancel.
+      return .ignore
+    }
     guard failed, remaining.map({ $0 != 0 }) ?? true else {
       phase = .terminal
       return .complete
@@ -156,10 +174,16 @@ struct RetryStateMachine {
   ///
   /// - Returns: The current attempt's subscription, to cancel once unlocked.
   mutating func cancelled() -> (any Subscription)? {
-    if case .terminal = phase { return nil }
-    let attempt = self.attempt
-    phase = .terminal
-    return attempt
+    switch phase {
+    case .awaitingAttempt:
+      phase = .terminal
+      return nil
+    case .attempt(let attempt):
+      phase = .terminal
+      return attempt
+    case .terminal:
+      return nil
+    }
   }
 }
 

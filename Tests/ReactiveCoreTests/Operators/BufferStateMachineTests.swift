@@ -83,3 +83,79 @@ import Testing
     }
   }
 }
+
+/// ``BufferStateMachine``: every event in every state.
+@Suite struct BufferStateMachineTableTests {
+  typealias Machine = BufferStateMachine<Int, TestError>
+
+  enum State: String, CaseIterable, Sendable {
+    case awaitingSubscription, open, finished, failed, terminal
+  }
+
+  enum Event: String, CaseIterable, Sendable {
+    case value, finish, request, nextDelivery
+  }
+
+  /// A buffer of two in `state`, holding the value 1 once subscribed, with no demand.
+  static func machine(in state: State) -> Machine {
+    var machine = Machine(size: 2)
+    guard state != .awaitingSubscription else { return machine }
+    machine.status = .subscribed(RecordingSubscription())
+    _ = machine.valueArrived(1, whenFull: .dropNewest)
+    switch state {
+    case .awaitingSubscription, .open: break
+    case .finished: _ = machine.completed(.finished)
+    case .failed: _ = machine.completed(.failure(.oops))
+    case .terminal:
+      _ = machine.completed(.failure(.oops))
+      _ = machine.nextDelivery()  // a failure is due at once: the buffer ends
+    }
+    return machine
+  }
+
+  static func outcome(_ state: State, _ event: Event) -> String {
+    switch (state, event) {
+    case (.open, .value), (.finished, .value): "hold [1, 2]"
+    case (_, .value): "drop"
+    case (.open, .finish): "deliver"
+    case (_, .finish): "ignore"
+    case (.open, .request), (.finished, .request), (.failed, .request): "deliver"
+    case (_, .request): "ignore"
+    case (.open, .nextDelivery), (.finished, .nextDelivery): "idle"
+    case (.failed, .nextDelivery): "complete"
+    case (_, .nextDelivery): "idle"
+    }
+  }
+
+  @Test(arguments: State.allCases, Event.allCases)
+  func bufferAnswersEveryEventInEveryState(_ state: State, _ event: Event) {
+    var machine = Self.machine(in: state)
+    let outcome: String
+    switch event {
+    case .value:
+      switch machine.valueArrived(2, whenFull: .dropNewest) {
+      case .drop: outcome = "drop"
+      case .deliver: outcome = "hold \(machine.values)"
+      case .overflow: outcome = "overflow"
+      }
+    case .finish:
+      switch machine.completed(.finished) {
+      case .ignore: outcome = "ignore"
+      case .deliver: outcome = "deliver"
+      }
+    case .request:
+      switch machine.demandRequested(.max(1)) {
+      case .ignore: outcome = "ignore"
+      case .addedToRunningDelivery: outcome = "added"
+      case .deliver: outcome = "deliver"
+      }
+    case .nextDelivery:
+      switch machine.nextDelivery() {
+      case .idle: outcome = "idle"
+      case .complete: outcome = "complete"
+      case .values(let values): outcome = "values \(values)"
+      }
+    }
+    #expect(outcome == Self.outcome(state, event), "\(state) + \(event)")
+  }
+}

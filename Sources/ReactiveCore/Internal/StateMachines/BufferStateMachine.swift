@@ -67,7 +67,16 @@ struct BufferStateMachine<Value, Failure: Error>: SubscribedState {
   mutating func valueArrived(
     _ value: Value, whenFull: Publishers.BufferingStrategy<Failure>
   ) -> ValueAction {
-    guard case .subscribed(let subscription) = status, ending != .failed else { return .drop }
+    let subscription: any Subscription
+    switch status {
+    case .subscribed(let upstream):
+      // After an overflow or upstream's failure, values still in flight are dropped.
+      guard ending != .failed else { return .drop }
+      subscription = upstream
+    case .awaitingSubscription, .terminal:
+      // Before the subscription (Combine drops it too) or after the end.
+      return .drop
+    }
     if values.count >= size {
       switch whenFull {
       case .dropNewest:
@@ -103,7 +112,13 @@ struct BufferStateMachine<Value, Failure: Error>: SubscribedState {
 
   /// Upstream completed; only its first completion counts.
   mutating func completed(_ completion: Subscribers.Completion<Failure>) -> CompletionAction {
-    guard case .subscribed = status, ending == .open else { return .ignore }
+    switch status {
+    case .subscribed:
+      // A second completion, or one after an overflow, is ignored.
+      guard ending == .open else { return .ignore }
+    case .awaitingSubscription, .terminal:
+      return .ignore
+    }
     switch completion {
     case .finished:
       ending = .finished
@@ -128,7 +143,11 @@ struct BufferStateMachine<Value, Failure: Error>: SubscribedState {
   /// The subscriber asked for `additional` more.
   @inline(__always)
   mutating func demandRequested(_ additional: Subscribers.Demand) -> RequestAction {
-    guard case .subscribed(let subscription) = status else { return .ignore }
+    let subscription: any Subscription
+    switch status {
+    case .subscribed(let upstream): subscription = upstream
+    case .awaitingSubscription, .terminal: return .ignore
+    }
     demand += additional
     return isDelivering ? .addedToRunningDelivery : .deliver(refilling: subscription)
   }
@@ -148,7 +167,10 @@ struct BufferStateMachine<Value, Failure: Error>: SubscribedState {
   /// failure does not wait for demand; a finish waits for the buffered values).
   @inline(__always)
   mutating func nextDelivery() -> DeliveryStep {
-    guard case .subscribed = status else { return .idle }
+    switch status {
+    case .subscribed: break
+    case .awaitingSubscription, .terminal: return .idle
+    }
     let isDue: Bool
     if demand == .none {
       isDue = ending == .failed

@@ -89,11 +89,12 @@ extension Publishers {
 /// - A cancel before the subscription does nothing; the subscription keeps its downstream
 ///   for its whole life.
 ///
-/// - Note: Thread-safe. ``Guarded/lock`` guards the ``BufferStateMachine``, which
+/// - Note: Thread-safe. ``Guarded/lock`` guards the ``Lifecycle`` and its ``BufferStateMachine``, which
 ///   decides; this class carries out its actions once unlocked, so downstream, upstream
 ///   and the custom error's closure run without the lock.
 private final class BufferSubscription<Upstream: Publisher, Downstream: Subscriber>:
-  Guarded<BufferStateMachine<Upstream.Output, Upstream.Failure>>, Subscriber, Subscription,
+  Guarded<Lifecycle<BufferStateMachine<Upstream.Output, Upstream.Failure>>>, Subscriber,
+  Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
@@ -110,7 +111,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     prefetch = buffer.prefetch
     whenFull = buffer.whenFull
     self.downstream = downstream
-    super.init(state: BufferStateMachine(size: buffer.size))
+    super.init(state: Lifecycle(BufferStateMachine(size: buffer.size)))
   }
 
   func receive(subscription: any Subscription) {
@@ -158,7 +159,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         lock.unlock()
         return refill
       case .complete:
-        let completion = stateAssumingLocked.terminal
+        let completion = stateAssumingLocked.machine.terminal
         lock.unlock()
         if let completion { downstream.receive(completion: completion) }
         return refill
@@ -180,8 +181,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
       Mirror(
         self,
         children: [
-          "values": state.values, "state": state.status, "downstreamDemand": state.demand,
-          "terminal": state.terminal as Any,
+          "values": state.machine.values, "state": state.status,
+          "downstreamDemand": state.machine.demand, "terminal": state.machine.terminal as Any,
         ], ancestorRepresentation: .suppressed)
     }
   }

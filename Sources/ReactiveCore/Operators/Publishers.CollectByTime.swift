@@ -149,14 +149,14 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
       self?.tick()
     }
     lock.lock()
-    let unwanted = stateAssumingLocked.machine.timerScheduled(newTimer)
+    let unwanted = stateAssumingLocked.machine.rules.timerScheduled(newTimer)
     lock.unlock()
     unwanted?.cancel()
     deliver(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard let action = ifSubscribed({ machine, _ in machine.valueArrived(input) }) else {
+    guard let action = rulesIfSubscribed({ machine, _ in machine.valueArrived(input) }) else {
       return .none
     }
     carryOut(action)
@@ -165,7 +165,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
 
   /// Closes the current group when the timer fires.
   private func tick() {
-    if let action = ifSubscribed({ machine, _ in machine.timerFired() }) { carryOut(action) }
+    if let action = rulesIfSubscribed({ machine, _ in machine.timerFired() }) { carryOut(action) }
   }
 
   /// Stops the timer, closes or discards the current group, and schedules the drain of
@@ -194,18 +194,18 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
   /// left.
   private func drain() {
     lock.lock()
-    let claimed = stateAssumingLocked.machine.startDraining()
+    let claimed = stateAssumingLocked.machine.rules.startDraining()
     lock.unlock()
     guard claimed else { return }
     while true {
       lock.lock()
-      guard let target = stateAssumingLocked.downstream else {
-        stateAssumingLocked.machine.stopDraining()
+      guard let target = stateAssumingLocked.machine.downstream else {
+        stateAssumingLocked.machine.rules.stopDraining()
         lock.unlock()
         return
       }
-      let step = stateAssumingLocked.machine.nextStep()
-      if case .completion = step { stateAssumingLocked.downstream = nil }
+      let step = stateAssumingLocked.machine.rules.nextStep()
+      if case .completion = step { stateAssumingLocked.machine.downstream = nil }
       lock.unlock()
       switch step {
       case .group(let group, let byCount):
@@ -222,24 +222,24 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
   /// Counts the demand a group returned, and asks the upstream for what it stands for.
   private func groupReturned(_ more: Subscribers.Demand, byCount: Bool) {
     lock.lock()
-    guard stateAssumingLocked.downstream != nil else {
+    guard stateAssumingLocked.machine.downstream != nil else {
       lock.unlock()
       return
     }
-    let upstreamDemand = stateAssumingLocked.machine.groupReturned(more, byCount: byCount)
-    let upstream = stateAssumingLocked.status.subscription
+    let upstreamDemand = stateAssumingLocked.machine.rules.groupReturned(more, byCount: byCount)
+    let upstream = stateAssumingLocked.subscription
     lock.unlock()
     if let upstreamDemand, let upstream { upstream.request(upstreamDemand) }
   }
 
   func request(_ additional: Subscribers.Demand) {
     lock.lock()
-    guard stateAssumingLocked.downstream != nil else {
+    guard stateAssumingLocked.machine.downstream != nil else {
       lock.unlock()
       return
     }
-    let (upstreamDemand, action) = stateAssumingLocked.machine.requested(additional)
-    let upstream = stateAssumingLocked.status.subscription
+    let (upstreamDemand, action) = stateAssumingLocked.machine.rules.requested(additional)
+    let upstream = stateAssumingLocked.subscription
     lock.unlock()
     if let upstreamDemand, let upstream { upstream.request(upstreamDemand) }
     if action != .wait { scheduleDrain() }
@@ -247,9 +247,9 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
 
   func cancel() {
     lock.lock()
-    let upstream = stateAssumingLocked.status.subscription
-    let subscriber = stateAssumingLocked.end()
-    let stopped = stateAssumingLocked.machine.cancelled()
+    let upstream = stateAssumingLocked.subscription
+    let subscriber = stateAssumingLocked.endLettingGo()
+    let stopped = stateAssumingLocked.machine.rules.cancelled()
     lock.unlock()
     // Released here, not under the lock: a subscriber's `deinit` may run any code.
     withExtendedLifetime(subscriber) {}

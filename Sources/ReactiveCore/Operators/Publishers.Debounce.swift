@@ -117,7 +117,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// subscription or the timer's own firing (at once, on ``ImmediateScheduler``) may come
   /// meanwhile; the new timer is then cancelled at once.
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard let action = ifSubscribed({ machine, _ in machine.valueArrived(input) }) else {
+    guard let action = rulesIfSubscribed({ machine, _ in machine.valueArrived(input) }) else {
       return .none
     }
     switch action {
@@ -128,7 +128,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         self.due(generation)
       }
       lock.lock()
-      let stored = stateAssumingLocked.machine.timerScheduled(newTimer, generation: generation)
+      let stored = stateAssumingLocked.machine.rules.timerScheduled(
+        newTimer, generation: generation)
       lock.unlock()
       stored.run()
     }
@@ -139,12 +140,12 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// subscriber has demand; drops it otherwise.
   private func due(_ firing: Int) {
     lock.lock()
-    guard stateAssumingLocked.status.isSubscribed, let target = stateAssumingLocked.downstream
+    guard stateAssumingLocked.isSubscribed, let target = stateAssumingLocked.machine.downstream
     else {
       lock.unlock()
       return
     }
-    let action = stateAssumingLocked.machine.timerFired(generation: firing)
+    let action = stateAssumingLocked.machine.rules.timerFired(generation: firing)
     lock.unlock()
     switch action {
     case .ignore:
@@ -156,7 +157,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
       let more = deliver(value, to: target)
       guard more != .none else { return }
       lock.lock()
-      stateAssumingLocked.machine.demandAdded(more)
+      stateAssumingLocked.machine.rules.demandAdded(more)
       lock.unlock()
     }
   }
@@ -172,14 +173,14 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// Delivers the completion, then lets go of the subscriber.
   private func finishScheduled(_ completion: Subscribers.Completion<Failure>) {
     lock.lock()
-    let target = stateAssumingLocked.downstream
-    stateAssumingLocked.downstream = nil
+    let target = stateAssumingLocked.machine.downstream
+    stateAssumingLocked.machine.downstream = nil
     lock.unlock()
     if let target { deliver(completion, to: target) }
   }
 
   func request(_ additional: Subscribers.Demand) {
-    _ = ifSubscribed { machine, _ in machine.demandAdded(additional) }
+    _ = rulesIfSubscribed { machine, _ in machine.demandAdded(additional) }
   }
 
   func cancel() { endSubscribed { $0.cancelled() }?.cancel() }
@@ -189,10 +190,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   var customMirror: Mirror {
     lock.lock()
     let children: KeyValuePairs<String, Any> = [
-      "downstream": stateAssumingLocked.downstream.map { $0 as Any } ?? stateAssumingLocked
-        .downstream as Any,
-      "downstreamDemand": stateAssumingLocked.machine.demand,
-      "currentValue": stateAssumingLocked.machine.latest as Any,
+      "downstream": stateAssumingLocked.machine.downstream.map { $0 as Any }
+        ?? stateAssumingLocked.machine.downstream as Any,
+      "downstreamDemand": stateAssumingLocked.machine.rules.demand,
+      "currentValue": stateAssumingLocked.machine.rules.latest as Any,
     ]
     lock.unlock()
     return Mirror(self, children: children, ancestorRepresentation: .suppressed)

@@ -91,16 +91,14 @@ extension Publishers {
 /// - Note: Thread-safe. The lock guards ``State`` (`status`, `predicate`, `isDropping`);
 ///   the predicate and downstream run without it.
 final class DropWhileSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-  Guarded<DropWhileSubscription<Input, UpstreamFailure, Downstream>.State>, Subscriber,
+  Guarded<Lifecycle<DropWhileSubscription<Input, UpstreamFailure, Downstream>.Machine>>, Subscriber,
   Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
 where Downstream.Input == Input {
   typealias Failure = UpstreamFailure
 
-  /// Everything about the operator that changes; guarded by the lock.
-  struct State: SubscribedState {
-    /// Where this stands with its upstream subscription.
-    var status = SubscriptionStatus.awaitingSubscription
+  /// The operator's own state, in its ``Lifecycle`` under the lock.
+  struct Machine {
     /// The predicate, released when the stream ends.
     var predicate: ((Input) throws -> Bool)?
     /// Whether values are still being dropped (the predicate has not yet said no).
@@ -113,7 +111,7 @@ where Downstream.Input == Input {
   init(_ name: String, downstream: Downstream, predicate: @escaping (Input) throws -> Bool) {
     self.name = name
     self.downstream = downstream
-    super.init(state: State(predicate: predicate))
+    super.init(state: Lifecycle(Machine(predicate: predicate)))
   }
 
   func receive(subscription: any Subscription) {
@@ -124,21 +122,21 @@ where Downstream.Input == Input {
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
     guard case .subscribed(let subscription) = stateAssumingLocked.status,
-      let predicate = stateAssumingLocked.predicate
+      let predicate = stateAssumingLocked.machine.predicate
     else {
       lock.unlock()
       return .none
     }
-    let isDropping = stateAssumingLocked.isDropping
+    let isDropping = stateAssumingLocked.machine.isDropping
     lock.unlock()
     if isDropping {
       do {
         if try predicate(input) { return .max(1) }
-        withLock { $0.isDropping = false }
+        withLock { $0.machine.isDropping = false }
       } catch {
         withLock { state in
-          state.status = .terminal
-          state.predicate = nil
+          _ = state.end()
+          state.machine.predicate = nil
         }
         subscription.cancel()
         // Only `tryDrop(while:)`'s predicate throws, and its downstream fails with
@@ -151,21 +149,14 @@ where Downstream.Input == Input {
   }
 
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-    lock.lock()
-    guard case .subscribed = stateAssumingLocked.status else {
-      lock.unlock()
-      return
-    }
-    stateAssumingLocked.status = .terminal
-    stateAssumingLocked.predicate = nil
-    lock.unlock()
+    guard terminate(alsoUnderLock: { $0.predicate = nil }) != nil else { return }
     // The downstream's failure type is the upstream's or `any Error`.
     downstream.receive(completion: completion.mapError { $0 as! Downstream.Failure })
   }
 
   func request(_ demand: Subscribers.Demand) {
     precondition(demand != .none, "API Violation: demand must not be zero")
-    withLock { $0.status.subscription }?.request(demand)
+    currentUpstream()?.request(demand)
   }
 
   func cancel() {

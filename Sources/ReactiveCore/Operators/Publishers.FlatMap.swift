@@ -131,7 +131,7 @@ extension Publishers {
 // Inlinable throughout so that it is specialised for the caller's types.
 @usableFromInline
 final class FlatMapSubscription<Input, NewPublisher: Publisher, Downstream: Subscriber>:
-  Guarded<FlatMapStateMachine<NewPublisher.Output>>, Subscriber, Subscription,
+  Guarded<Lifecycle<FlatMapStateMachine<NewPublisher.Output>>>, Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
 where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstream.Failure {
@@ -163,7 +163,7 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
     self.downstream = downstream
     self.maxPublishers = maxPublishers
     self.transform = transform
-    super.init(state: FlatMapStateMachine())
+    super.init(state: Lifecycle(FlatMapStateMachine()))
   }
 
   // MARK: Upstream
@@ -178,7 +178,8 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
     // No transform: upstream already finished or failed, or the subscription ended.
-    guard let transform, case .subscribeInner(let index) = stateAssumingLocked.elementArrived()
+    guard let transform,
+      case .subscribeInner(let index) = stateAssumingLocked.machine.elementArrived()
     else {
       lock.unlock()
       return .none
@@ -218,7 +219,7 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
 
   @inlinable
   func innerSubscribed(_ index: Int, _ subscription: any Subscription) {
-    switch withLock({ $0.innerSubscribed(index, subscription) }) {
+    switch withLock({ $0.machine.innerSubscribed(index, subscription) }) {
     case .cancel: subscription.cancel()
     case .request(let demand): subscription.request(demand)
     }
@@ -227,7 +228,7 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
   @inlinable
   func innerReceived(_ index: Int, _ value: Output) -> Subscribers.Demand {
     lock.lock()
-    let action = stateAssumingLocked.innerValueArrived(value, from: index)
+    let action = stateAssumingLocked.machine.innerValueArrived(value, from: index)
     lock.unlock()
     switch action {
     case .drop, .buffered:
@@ -238,7 +239,7 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
     case .deliverOne:
       let more = deliver(value)
       lock.lock()
-      let next = stateAssumingLocked.deliveredOne(returning: more)
+      let next = stateAssumingLocked.machine.deliveredOne(returning: more)
       lock.unlock()
       if case .drain = next { drain() }
       return .max(1)
@@ -256,7 +257,7 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
       return
     }
     lock.lock()
-    let action = stateAssumingLocked.innerFailed(index)
+    let action = stateAssumingLocked.machine.innerFailed(index)
     var released: ((Input) -> NewPublisher)?
     if case .fail = action { released = transform.take() }
     lock.unlock()
@@ -277,7 +278,7 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "demand must be greater than zero")
     let insideDelivery = deliveryLock.isHeldByCurrentThread
-    switch withLock({ $0.demandRequested(demand, insideDelivery: insideDelivery) }) {
+    switch withLock({ $0.machine.demandRequested(demand, insideDelivery: insideDelivery) }) {
     case .none:
       return
     case .requestUnlimited(let inners):
@@ -289,7 +290,7 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
         for entry in waiting { _ = downstream.receive(entry.value) }
       }
       for subscription in inners.values { subscription.request(.unlimited) }
-      finish(withLock { $0.finishIfDone() })
+      finish(withLock { $0.machine.finishIfDone() })
     }
   }
 
@@ -324,21 +325,21 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
   func drain() {
     lock.lock()
     while true {
-      switch stateAssumingLocked.nextBuffered() {
+      switch stateAssumingLocked.machine.nextBuffered() {
       case .deliver(let value):
         lock.unlock()
         let more = deliver(value)
         lock.lock()
-        stateAssumingLocked.demandAdded(more)
+        stateAssumingLocked.machine.demandAdded(more)
       case .deliverThenAsk(let value, let source):
         lock.unlock()
         let more = deliver(value)
         lock.lock()
-        stateAssumingLocked.askingSource(afterAdding: more)
+        stateAssumingLocked.machine.askingSource(afterAdding: more)
         lock.unlock()
         source.request(.max(1))
         lock.lock()
-        stateAssumingLocked.sourceAsked()
+        stateAssumingLocked.machine.sourceAsked()
       case .wait:
         lock.unlock()
         return

@@ -92,10 +92,10 @@ where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure =
     guard adopt(subscription) else { return }
     let now = scheduler.now
     lock.lock()
-    if stateAssumingLocked.status.isSubscribed, stateAssumingLocked.machine == nil {
-      stateAssumingLocked.machine = now
+    if stateAssumingLocked.isSubscribed, stateAssumingLocked.machine.rules == nil {
+      stateAssumingLocked.machine.rules = now
     }
-    let target = stateAssumingLocked.downstream
+    let target = stateAssumingLocked.machine.downstream
     lock.unlock()
     target?.receive(subscription: self)
   }
@@ -105,13 +105,13 @@ where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure =
     let now = scheduler.now
     lock.lock()
     guard case .subscribed(let upstream) = stateAssumingLocked.status,
-      let previous = stateAssumingLocked.machine,
-      let target = stateAssumingLocked.downstream
+      let previous = stateAssumingLocked.machine.rules,
+      let target = stateAssumingLocked.machine.downstream
     else {
       lock.unlock()
       return .none
     }
-    stateAssumingLocked.machine = now
+    stateAssumingLocked.machine.rules = now
     lock.unlock()
     let demand = target.receive(previous.distance(to: now))
     if demand != .none { upstream.request(demand) }

@@ -80,7 +80,7 @@ extension Publishers {
 /// - Note: Thread-safe. The lock guards ``State`` (`status`); `remainingUntilStart` and `remainingCount`
 ///   are touched only by `receive(_:)`, which upstream calls serially.
 private final class OutputSubscription<Downstream: Subscriber>:
-  Guarded<OutputSubscription<Downstream>.State>, Subscriber, Subscription,
+  Guarded<Lifecycle<Void>>, Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
 {
@@ -91,11 +91,6 @@ private final class OutputSubscription<Downstream: Subscriber>:
 
   /// The subscriber, held for this object's whole life as in Combine.
   private let downstream: Downstream
-  /// What the lock guards: where this stands with its upstream subscription.
-  struct State: SubscribedState {
-    /// Where this stands with its upstream subscription.
-    var status = SubscriptionStatus.awaitingSubscription
-  }
 
   // The two counters are not lock-guarded: only `receive(_:)` touches them, and upstream
   // never overlaps its calls (Combine's contract). Private, so the optimiser sees every
@@ -110,7 +105,7 @@ private final class OutputSubscription<Downstream: Subscriber>:
     self.downstream = downstream
     remainingUntilStart = range.lowerBound
     remainingCount = range.count
-    super.init(state: State())
+    super.init(state: Lifecycle())
   }
 
   /// Takes the first subscription and hands itself downstream; any later subscription is
@@ -156,7 +151,7 @@ private final class OutputSubscription<Downstream: Subscriber>:
   /// Forwards the demand upstream; before the subscription or after the end it goes
   /// nowhere.
   func request(_ demand: Subscribers.Demand) {
-    withLock { $0.status.subscription }?.request(demand)
+    currentUpstream()?.request(demand)
   }
 
   /// Cancels upstream once; a cancel before the subscription does nothing.

@@ -53,7 +53,7 @@ extension Publishers {
 /// - Note: Thread-safe. The lock guards ``State`` (`status` and the flags); upstream and downstream are
 ///   called without it.
 private final class ReplaceEmptySubscription<Downstream: Subscriber>:
-  ReplacementSubscription<ReplaceEmptySubscription<Downstream>.State, Downstream>, Subscriber,
+  ReplacementSubscription<ReplaceEmptySubscription<Downstream>.Machine, Downstream>, Subscriber,
   Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
@@ -63,10 +63,8 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>:
   /// The upstream's failure type, which is downstream's.
   typealias Failure = Downstream.Failure
 
-  /// Everything about the operator that changes; guarded by the lock.
-  struct State: ReplacementState {
-    /// Where this stands with its upstream subscription.
-    var status = SubscriptionStatus.awaitingSubscription
+  /// The operator's own state, in its ``Lifecycle`` under the lock.
+  struct Machine: ReplacementMachine {
     /// Whether upstream has sent a value, so no replacement is due.
     var receivedValue = false
     /// Whether downstream has asked for anything.
@@ -87,11 +85,11 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>:
   /// Passes the value on and notes that no replacement is due.
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
-    guard case .subscribed = stateAssumingLocked.status else {
+    guard stateAssumingLocked.isSubscribed else {
       lock.unlock()
       return .none
     }
-    stateAssumingLocked.receivedValue = true
+    stateAssumingLocked.machine.receivedValue = true
     lock.unlock()
     return downstream.receive(input)
   }
@@ -100,18 +98,17 @@ private final class ReplaceEmptySubscription<Downstream: Subscriber>:
   /// or owes it until downstream asks.
   func receive(completion: Subscribers.Completion<Failure>) {
     lock.lock()
-    guard case .subscribed = stateAssumingLocked.status else {
+    guard stateAssumingLocked.terminate() != nil else {
       lock.unlock()
       return
     }
-    stateAssumingLocked.status = .terminal
-    guard !stateAssumingLocked.receivedValue, case .finished = completion else {
+    guard !stateAssumingLocked.machine.receivedValue, case .finished = completion else {
       lock.unlock()
       downstream.receive(completion: completion)
       return
     }
-    guard stateAssumingLocked.downstreamRequested else {
-      stateAssumingLocked.replacementPending = true
+    guard stateAssumingLocked.machine.downstreamRequested else {
+      stateAssumingLocked.machine.replacementPending = true
       lock.unlock()
       return
     }

@@ -52,7 +52,9 @@ extension Publishers {
 /// - Note: Thread-safe. The lock guards ``State`` (`status`, `pendingDemand`,
 ///   `replacementPending`); upstream and downstream are called without it.
 private final class ReplaceErrorSubscription<UpstreamFailure: Error, Downstream: Subscriber>:
-  ReplacementSubscription<ReplaceErrorSubscription<UpstreamFailure, Downstream>.State, Downstream>,
+  ReplacementSubscription<
+    ReplaceErrorSubscription<UpstreamFailure, Downstream>.Machine, Downstream
+  >,
   Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
@@ -62,10 +64,8 @@ where Downstream.Failure == Never {
   /// The upstream's failure type.
   typealias Failure = UpstreamFailure
 
-  /// Everything about the operator that changes; guarded by the lock.
-  struct State: ReplacementState {
-    /// Where this stands with its upstream subscription.
-    var status = SubscriptionStatus.awaitingSubscription
+  /// The operator's own state, in its ``Lifecycle`` under the lock.
+  struct Machine: ReplacementMachine {
     /// The demand downstream has asked for and not yet been sent.
     var pendingDemand = Subscribers.Demand.none
     /// Whether upstream failed while no demand was pending: the replacement is owed.
@@ -82,19 +82,19 @@ where Downstream.Failure == Never {
   /// Passes the value on, keeping count of the demand it uses and the demand it adds.
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
-    guard case .subscribed = stateAssumingLocked.status else {
+    guard stateAssumingLocked.isSubscribed else {
       lock.unlock()
       return .none
     }
-    guard stateAssumingLocked.pendingDemand != .none else {
+    guard stateAssumingLocked.machine.pendingDemand != .none else {
       lock.unlock()
       // Combine's demand arithmetic traps here; Ripple's saturates, so say it outright.
       preconditionFailure("replaceError(with:) received a value without pending demand")
     }
-    stateAssumingLocked.pendingDemand -= 1
+    stateAssumingLocked.machine.pendingDemand -= 1
     lock.unlock()
     let demand = downstream.receive(input)
-    if demand != .none { withLock { $0.pendingDemand += demand } }
+    if demand != .none { withLock { $0.machine.pendingDemand += demand } }
     return demand
   }
 
@@ -102,19 +102,19 @@ where Downstream.Failure == Never {
   /// them until downstream asks.
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
     lock.lock()
-    guard case .subscribed = stateAssumingLocked.status, !stateAssumingLocked.replacementPending
+    guard stateAssumingLocked.isSubscribed, !stateAssumingLocked.machine.replacementPending
     else {
       lock.unlock()
       return
     }
-    if case .failure = completion, stateAssumingLocked.pendingDemand == .none {
+    if case .failure = completion, stateAssumingLocked.machine.pendingDemand == .none {
       // The replacement waits for demand; the status stays, so a cancel still reaches
       // upstream as in Combine.
-      stateAssumingLocked.replacementPending = true
+      stateAssumingLocked.machine.replacementPending = true
       lock.unlock()
       return
     }
-    stateAssumingLocked.status = .terminal
+    _ = stateAssumingLocked.terminate()
     lock.unlock()
     if case .failure = completion {
       publishReplacement()

@@ -113,7 +113,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   func request(_ demand: Subscribers.Demand) {
-    guard let upstream = ifSubscribed({ _, upstream in upstream }) else { return }
+    guard let upstream = rulesIfSubscribed({ _, upstream in upstream }) else { return }
     scheduler.schedule(options: options) { self.callUpstream { upstream.request(demand) } }
   }
 

@@ -123,7 +123,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   func receive(_ input: Input) -> Subscribers.Demand {
     guard isSubscribed else { return .none }
     let now = scheduler.now
-    guard let action = ifSubscribed({ machine, _ in machine.valueArrived(input, now: now) }) else {
+    guard let action = rulesIfSubscribed({ machine, _ in machine.valueArrived(input, now: now) })
+    else {
       return .none
     }
     switch action {
@@ -139,7 +140,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   func receive(completion: Subscribers.Completion<Failure>) {
     guard isSubscribed else { return }
     _ = scheduler.now
-    guard let action = holdCompletion({ $0.completionArrived(completion) }) else { return }
+    guard let action = holdCompletionOfRules({ $0.completionArrived(completion) }) else { return }
     switch action {
     case .scheduleNow: scheduler.schedule { [weak self] in self?.emit() }
     case .followValue: break
@@ -149,23 +150,23 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// Delivers what is scheduled: a value, the completion, or a value then the completion.
   private func emit() {
     lock.lock()
-    guard stateAssumingLocked.status.subscription != nil else {
+    guard stateAssumingLocked.subscription != nil else {
       lock.unlock()
       return
     }
-    let readsClock = stateAssumingLocked.machine.emitsValueAlone
+    let readsClock = stateAssumingLocked.machine.rules.emitsValueAlone
     lock.unlock()
     let now = readsClock ? scheduler.now : nil
     lock.lock()
-    guard stateAssumingLocked.status.subscription != nil,
-      let target = stateAssumingLocked.downstream
+    guard stateAssumingLocked.subscription != nil,
+      let target = stateAssumingLocked.machine.downstream
     else {
       lock.unlock()
       return
     }
-    let emission = stateAssumingLocked.machine.emit(now: now)
+    let emission = stateAssumingLocked.machine.rules.emit(now: now)
     // The subscriber is let go here; `target` keeps it until the delivery is over.
-    if emission.completes { _ = stateAssumingLocked.end() }
+    if emission.completes { _ = stateAssumingLocked.endLettingGo() }
     lock.unlock()
     let more: Subscribers.Demand
     switch emission {
@@ -184,13 +185,13 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     }
     guard more != .none else { return }
     lock.lock()
-    stateAssumingLocked.machine.demandAdded(more)
+    stateAssumingLocked.machine.rules.demandAdded(more)
     lock.unlock()
   }
 
   func request(_ additional: Subscribers.Demand) {
     guard additional > .none else { return }
-    _ = ifSubscribed { machine, _ in machine.demandAdded(additional) }
+    _ = rulesIfSubscribed { machine, _ in machine.demandAdded(additional) }
   }
 
   /// Cancels the upstream, whether or not a completion is pending, and lets go of the
@@ -198,9 +199,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// subscription cancel it when it comes, as in Combine.
   func cancel() {
     lock.lock()
-    let upstream = stateAssumingLocked.status.subscription
-    let subscriber = stateAssumingLocked.end()
-    let discarded = stateAssumingLocked.machine.cancelled()
+    let upstream = stateAssumingLocked.subscription
+    let subscriber = stateAssumingLocked.endLettingGo()
+    let discarded = stateAssumingLocked.machine.rules.cancelled()
     lock.unlock()
     upstream?.cancel()
     // Released here, not under the lock: a subscriber's or a value's `deinit` may run

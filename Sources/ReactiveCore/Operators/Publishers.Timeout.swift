@@ -136,13 +136,13 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// subscription may come meanwhile; the new timer is then cancelled at once.
   private func startClock() {
     lock.lock()
-    let generation = stateAssumingLocked.machine.clockStarting(on: LockOwner.currentThread)
+    let generation = stateAssumingLocked.machine.rules.clockStarting(on: LockOwner.currentThread)
     lock.unlock()
     let newTimer = scheduler.scheduleRepeating(every: interval, options: options) {
       self.timeOut(generation)
     }
     lock.lock()
-    let stored = stateAssumingLocked.machine.clockScheduled(newTimer, generation: generation)
+    let stored = stateAssumingLocked.machine.rules.clockScheduled(newTimer, generation: generation)
     lock.unlock()
     stored.run()
   }
@@ -159,7 +159,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   private func deliverScheduled(_ input: Input) {
     lock.lock()
     guard case .subscribed(let upstream) = stateAssumingLocked.status,
-      let target = stateAssumingLocked.downstream
+      let target = stateAssumingLocked.machine.downstream
     else {
       lock.unlock()
       return
@@ -173,7 +173,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   /// until the completion runs: cancelling meanwhile still reaches the upstream and
   /// drops the completion, as in Combine.
   func receive(completion: Subscribers.Completion<Failure>) {
-    guard let stopped = ifSubscribed({ clock, _ in clock.upstreamCompleted() }) else { return }
+    guard let stopped = rulesIfSubscribed({ clock, _ in clock.upstreamCompleted() }) else { return }
     stopped?.cancel()
     scheduler.schedule(options: options) { self.finishScheduled(completion) }
   }
@@ -199,21 +199,21 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     lock.lock()
     // Combine sets the timer up under its lock, so a scheduler that runs the timer at once
     // takes that lock again on the same thread, which traps. Trap here too, saying why.
-    guard !stateAssumingLocked.machine.isStartingClock(on: LockOwner.currentThread) else {
+    guard !stateAssumingLocked.machine.rules.isStartingClock(on: LockOwner.currentThread) else {
       lock.unlock()
       preconditionFailure(
         "timeout(_:scheduler:) needs a scheduler that runs its timer later, not at once")
     }
     guard case .subscribed(let upstream) = stateAssumingLocked.status,
-      let target = stateAssumingLocked.downstream
+      let target = stateAssumingLocked.machine.downstream
     else {
       lock.unlock()
       return
     }
-    let action = stateAssumingLocked.machine.timerFired(generation: firing)
+    let action = stateAssumingLocked.machine.rules.timerFired(generation: firing)
     var customError: (() -> Failure)?
     if case .timeOut = action {
-      stateAssumingLocked.status = .terminal
+      _ = stateAssumingLocked.terminate()
       customError = self.customError.take()
     }
     lock.unlock()
@@ -234,7 +234,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
       lock.unlock()
       return
     }
-    let action = stateAssumingLocked.machine.requested()
+    let action = stateAssumingLocked.machine.rules.requested()
     lock.unlock()
     switch action {
     case .startClockAndPass:

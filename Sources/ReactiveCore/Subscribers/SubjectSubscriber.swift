@@ -4,29 +4,26 @@
 /// It holds the subject weakly, as Combine's does: the subject keeps its upstream
 /// subscriptions (this object), so a strong reference back would be a cycle that keeps a
 /// dropped subject alive as long as its upstream runs.
-final class SubjectSubscriber<Downstream: Subject>: Guarded<SubjectSubscriber<Downstream>.State>,
-  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, @unchecked Sendable
+final class SubjectSubscriber<Downstream: Subject>: Guarded<
+  Lifecycle<SubjectSubscriber<Downstream>.Target>
+>,
+Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   typealias Input = Downstream.Output
   typealias Failure = Downstream.Failure
 
-  /// Everything about the subscriber that changes; guarded by the lock.
-  struct State: SubscribedState {
+  /// The machine of this subscriber's ``Lifecycle``: where it sends.
+  struct Target {
     /// The subject, held weakly (as Combine does), until the stream ends.
     weak var subject: Downstream?
-    /// Where this stands with its upstream subscription.
-    var status = SubscriptionStatus.awaitingSubscription
   }
 
-  init(_ subject: Downstream) { super.init(state: State(subject: subject)) }
+  init(_ subject: Downstream) { super.init(state: Lifecycle(Target(subject: subject))) }
 
   func receive(subscription: any Subscription) {
     let target = withLock { state -> Downstream? in
-      guard case .awaitingSubscription = state.status, let subject = state.subject else {
-        return nil
-      }
-      state.status = .subscribed(subscription)
+      guard let subject = state.machine.subject, state.adopt(subscription) else { return nil }
       return subject
     }
     guard let target else {
@@ -38,8 +35,8 @@ final class SubjectSubscriber<Downstream: Subject>: Guarded<SubjectSubscriber<Do
 
   func receive(_ input: Input) -> Subscribers.Demand {
     let target = withLock { state -> Downstream? in
-      guard case .subscribed = state.status else { return nil }
-      return state.subject
+      guard state.isSubscribed else { return nil }
+      return state.machine.subject
     }
     target?.send(input)
     return .none
@@ -47,27 +44,23 @@ final class SubjectSubscriber<Downstream: Subject>: Guarded<SubjectSubscriber<Do
 
   func receive(completion: Subscribers.Completion<Failure>) {
     let target = withLock { state -> Downstream? in
-      guard case .subscribed = state.status else { return nil }
-      state.status = .terminal
-      defer { state.subject = nil }
-      return state.subject
+      guard state.terminate() != nil else { return nil }
+      defer { state.machine.subject = nil }
+      return state.machine.subject
     }
     target?.send(completion: completion)
   }
 
   func request(_ demand: Subscribers.Demand) {
-    withLock { $0.status.subscription }?.request(demand)
+    currentUpstream()?.request(demand)
   }
 
   func cancel() {
-    let ended = withLock { state -> State in
-      defer {
-        state.status = .terminal
-        state.subject = nil
-      }
-      return state
+    let upstream = withLock { state in
+      defer { state.machine.subject = nil }
+      return state.end()
     }
-    ended.status.subscription?.cancel()
+    upstream?.cancel()
   }
 
   var description: String { "Subject" }
@@ -75,8 +68,8 @@ final class SubjectSubscriber<Downstream: Subject>: Guarded<SubjectSubscriber<Do
   /// Combine's children: the subject (twice, under both its names) and the upstream.
   var customMirror: Mirror {
     let current = withLock { $0 }
-    let subject = current.subject
-    let upstream = current.status.subscription
+    let subject = current.machine.subject
+    let upstream = current.subscription
     return Mirror(
       self,
       children: [

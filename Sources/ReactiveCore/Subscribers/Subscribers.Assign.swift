@@ -9,17 +9,12 @@ extension Subscribers {
     /// The kind of errors this subscriber might receive.
     public typealias Failure = Never
 
-    /// Where the subscriber stands with its subscription, and the object until it ends.
-    private struct State {
-      var status = SubscriptionStatus.awaitingSubscription
-      var object: Root?
-    }
-
-    /// The state, behind its lock (a public class cannot inherit the internal `Guarded`).
-    private let state: LockedBox<State>
+    /// Where the subscriber stands with its subscription, carrying the object until it
+    /// ends; behind its lock (a public class cannot inherit the internal `Guarded`).
+    private let state: LockedBox<Lifecycle<Root?>>
 
     /// The object that contains the property to assign; `nil` once the subscriber ended.
-    public var object: Root? { state.withLock { $0.object } }
+    public var object: Root? { state.withLock { $0.machine } }
 
     /// The key path that indicates the property to assign.
     public let keyPath: ReferenceWritableKeyPath<Root, Input>
@@ -30,17 +25,13 @@ extension Subscribers {
     ///   - object: The object that contains the property.
     ///   - keyPath: A key path that indicates the property to assign.
     public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
-      state = LockedBox(State(object: object))
+      state = LockedBox(Lifecycle(object))
       self.keyPath = keyPath
     }
 
     /// Takes the subscription and requests unlimited values; a second one is cancelled.
     public func receive(subscription: any Subscription) {
-      let accepted = state.withLock { state -> Bool in
-        guard case .awaitingSubscription = state.status else { return false }
-        state.status = .subscribed(subscription)
-        return true
-      }
+      let accepted = state.withLock { $0.adopt(subscription) }
       if accepted {
         subscription.request(.unlimited)
       } else {
@@ -51,8 +42,8 @@ extension Subscribers {
     /// Assigns the value to the property.
     public func receive(_ value: Input) -> Subscribers.Demand {
       let target = state.withLock { state -> Root? in
-        guard case .subscribed = state.status else { return nil }
-        return state.object
+        guard state.isSubscribed else { return nil }
+        return state.machine
       }
       target?[keyPath: keyPath] = value
       return .none
@@ -60,10 +51,10 @@ extension Subscribers {
 
     /// Releases the object.
     public func receive(completion: Subscribers.Completion<Never>) {
-      let ended = state.withLock { state -> State? in
-        guard case .subscribed = state.status else { return nil }
-        defer { state = State(status: .terminal) }
-        return state
+      let ended = state.withLock { state -> Root? in
+        guard state.terminate() != nil else { return nil }
+        defer { state.machine = nil }
+        return state.machine
       }
       // Dropped after unlocking: the object's deinit may run any code.
       withExtendedLifetime(ended) {}
@@ -71,11 +62,13 @@ extension Subscribers {
 
     /// Cancels the subscription and releases the object.
     public func cancel() {
-      let ended = state.withLock { state -> State in
-        defer { state = State(status: .terminal) }
-        return state
+      let (upstream, object) = state.withLock { state in
+        defer { state.machine = nil }
+        return (state.end(), state.machine)
       }
-      ended.status.subscription?.cancel()
+      upstream?.cancel()
+      // The object goes after unlocking: its deinit may run any code.
+      withExtendedLifetime(object) {}
     }
 
     /// `"Assign \(Root.self)."`, as in Combine.
@@ -87,7 +80,7 @@ extension Subscribers {
       let current = state.withLock { $0 }
       return Mirror(
         self,
-        children: ["object": current.object as Any, "keyPath": keyPath, "status": current.status],
+        children: ["object": current.machine as Any, "keyPath": keyPath, "status": current.status],
         ancestorRepresentation: .suppressed)
     }
 

@@ -8,9 +8,9 @@ import Testing
   /// A buffer of `size` values subscribed to `upstream`.
   private static func subscribed(
     size: Int, to upstream: RecordingSubscription = RecordingSubscription()
-  ) -> BufferStateMachine<Int, TestError> {
-    var machine = BufferStateMachine<Int, TestError>(size: size)
-    machine.status = .subscribed(upstream)
+  ) -> Lifecycle<BufferStateMachine<Int, TestError>> {
+    var machine = Lifecycle(BufferStateMachine<Int, TestError>(size: size))
+    _ = machine.adopt(upstream)
     return machine
   }
 
@@ -21,7 +21,7 @@ import Testing
       _ = oldest.valueArrived(value, whenFull: .dropOldest)
       _ = newest.valueArrived(value, whenFull: .dropNewest)
     }
-    #expect(oldest.values == [2, 3] && newest.values == [1, 2])
+    #expect(oldest.machine.values == [2, 3] && newest.machine.values == [1, 2])
   }
 
   @Test func aFullBufferWithACustomErrorMakesItAtOnceAndHandsOutUpstream() {
@@ -43,7 +43,8 @@ import Testing
     #expect(made == 1)
     #expect(ObjectIdentifier(cancelling as AnyObject) == ObjectIdentifier(upstream))
     // The failure does not wait for demand, and goes ahead of the buffered value.
-    guard case .complete = machine.nextDelivery(), case .failure(.oops) = machine.terminal else {
+    guard case .complete = machine.nextDelivery(), case .failure(.oops) = machine.machine.terminal
+    else {
       Issue.record("the custom error goes out without demand")
       return
     }
@@ -76,7 +77,7 @@ import Testing
       return
     }
     guard case .complete = machine.batchDelivered(returning: .none),
-      case .finished = machine.terminal
+      case .finished = machine.machine.terminal
     else {
       Issue.record("the finish follows the last value")
       return
@@ -86,7 +87,7 @@ import Testing
 
 /// ``BufferStateMachine``: every event in every state.
 @Suite struct BufferStateMachineTableTests {
-  typealias Machine = BufferStateMachine<Int, TestError>
+  typealias Machine = Lifecycle<BufferStateMachine<Int, TestError>>
 
   enum State: String, CaseIterable, Sendable {
     case awaitingSubscription, open, finished, failed, terminal
@@ -98,9 +99,9 @@ import Testing
 
   /// A buffer of two in `state`, holding the value 1 once subscribed, with no demand.
   static func machine(in state: State) -> Machine {
-    var machine = Machine(size: 2)
+    var machine = Machine(BufferStateMachine(size: 2))
     guard state != .awaitingSubscription else { return machine }
-    machine.status = .subscribed(RecordingSubscription())
+    _ = machine.adopt(RecordingSubscription())
     _ = machine.valueArrived(1, whenFull: .dropNewest)
     switch state {
     case .awaitingSubscription, .open: break
@@ -135,7 +136,7 @@ import Testing
     case .value:
       switch machine.valueArrived(2, whenFull: .dropNewest) {
       case .drop: outcome = "drop"
-      case .deliver: outcome = "hold \(machine.values)"
+      case .deliver: outcome = "hold \(machine.machine.values)"
       case .overflow: outcome = "overflow"
       }
     case .finish:

@@ -40,11 +40,11 @@ final class EventTap<Downstream: Subscriber>: Guarded<EventTapState<Downstream>>
     description = name
     self.downstream = downstream
     self.releasesHandlersAtEnd = releasesHandlersAtEnd
-    super.init(state: EventTapState(handlers: handlers))
+    super.init(state: Lifecycle(handlers))
   }
 
   func receive(subscription: any Subscription) {
-    withLock { $0.handlers.subscription }?(subscription)
+    withLock { $0.machine.subscription }?(subscription)
     guard adopt(subscription) else { return }
     downstream.receive(subscription: self)
   }
@@ -52,7 +52,7 @@ final class EventTap<Downstream: Subscriber>: Guarded<EventTapState<Downstream>>
   func receive(_ input: Input) -> Subscribers.Demand {
     // Only the handlers a value needs leave the lock: copying all of them would retain
     // and release six closures per value.
-    let handlers = withLock { ValueHandlers($0.handlers) }
+    let handlers = withLock { ValueHandlers($0.machine) }
     handlers.output?(input)
     let more = downstream.receive(input)
     if more != .none {
@@ -67,22 +67,22 @@ final class EventTap<Downstream: Subscriber>: Guarded<EventTapState<Downstream>>
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    withLock { $0.handlers.completion }?(completion)
+    withLock { $0.machine.completion }?(completion)
     let released = withLock { end(&$0) }
     withExtendedLifetime(released) {}
     downstream.receive(completion: completion)
   }
 
   func request(_ demand: Subscribers.Demand) {
-    withLock { $0.handlers.request }?(demand)
-    withLock { $0.status.subscription }?.request(demand)
+    withLock { $0.machine.request }?(demand)
+    currentUpstream()?.request(demand)
   }
 
   func cancel() {
-    withLock { $0.handlers.cancel }?()
+    withLock { $0.machine.cancel }?()
     var released: EventHandlers<Input, Failure>?
     let subscription = withLock { state -> (any Subscription)? in
-      guard let subscription = state.status.subscription else { return nil }
+      guard let subscription = state.subscription else { return nil }
       released = end(&state)
       return subscription
     }
@@ -93,23 +93,21 @@ final class EventTap<Downstream: Subscriber>: Guarded<EventTapState<Downstream>>
   /// Ends the tap and, unless it logs for life, takes its handlers out, for the caller to
   /// drop after unlocking. Call with the lock held.
   private func end(_ state: inout EventTapState<Downstream>) -> EventHandlers<Input, Failure>? {
-    state.status = .terminal
+    _ = state.end()
     guard releasesHandlersAtEnd else { return nil }
-    defer { state.handlers = EventHandlers() }
-    return state.handlers
+    defer { state.machine = EventHandlers() }
+    return state.machine
   }
 
   var customMirror: Mirror { Mirror(self, children: [:], ancestorRepresentation: .suppressed) }
   var playgroundDescription: Any { description }
 }
 
-/// What an ``EventTap``'s lock guards.
-struct EventTapState<Downstream: Subscriber>: SubscribedState {
-  /// Where the tap stands with upstream.
-  var status = SubscriptionStatus.awaitingSubscription
-  /// The closures it runs; emptied when a `handleEvents` tap ends.
-  var handlers: EventHandlers<Downstream.Input, Downstream.Failure>
-}
+/// What an ``EventTap``'s lock guards: its lifecycle, whose machine is the closures it
+/// runs (emptied when a `handleEvents` tap ends).
+typealias EventTapState<Downstream: Subscriber> = Lifecycle<
+  EventHandlers<Downstream.Input, Downstream.Failure>
+>
 
 extension EventTap {
   /// The handlers a value runs, taken out of the lock together.

@@ -36,7 +36,7 @@ enum ReductionStep<Failure: Error> {
 ///   so it has one writer at a time without the lock, which is why its run-time
 ///   exclusivity check is off (the fold runs on it in place, once per value).
 class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>: Guarded<
-  ReductionState
+  Lifecycle<ReductionState>
 >, Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
 CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
@@ -72,7 +72,7 @@ CustomPlaygroundDisplayConvertible, @unchecked Sendable
     self.initial = initial
     result = initial
     self.fold = fold
-    super.init(state: ReductionState())
+    super.init(state: Lifecycle(ReductionState()))
   }
 
   /// The result folded so far, read under the lock (for subclasses' mirrors).
@@ -106,7 +106,7 @@ CustomPlaygroundDisplayConvertible, @unchecked Sendable
   /// Folds one value; ends the reduction early when the fold says so.
   final func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
-    guard case .subscribed = stateAssumingLocked.status, let fold else {
+    guard stateAssumingLocked.isSubscribed, let fold else {
       lock.unlock()
       return .none
     }
@@ -117,17 +117,16 @@ CustomPlaygroundDisplayConvertible, @unchecked Sendable
     if case .proceed = step { return .none }
     // The fold ended the reduction: a finish or a failure, both stopping upstream.
     lock.lock()
-    guard case .subscribed(let subscription) = stateAssumingLocked.status else {
+    guard let subscription = stateAssumingLocked.terminate() else {
       // Cancelled while the fold ran: the cancel already went upstream.
       lock.unlock()
       return .none
     }
-    stateAssumingLocked.status = .terminal
-    stateAssumingLocked.upstreamCompleted = true
+    stateAssumingLocked.machine.upstreamCompleted = true
     let released = self.fold.take()
     guard case .fail(let failure) = step else {
-      stateAssumingLocked.completed = stateAssumingLocked.downstreamRequested
-      let deliver = stateAssumingLocked.completed
+      stateAssumingLocked.machine.completed = stateAssumingLocked.machine.downstreamRequested
+      let deliver = stateAssumingLocked.machine.completed
       let result = self.result
       lock.unlock()
       withExtendedLifetime(released) {}
@@ -135,7 +134,7 @@ CustomPlaygroundDisplayConvertible, @unchecked Sendable
       if deliver { send(result) }
       return .none
     }
-    stateAssumingLocked.completed = true
+    stateAssumingLocked.machine.completed = true
     lock.unlock()
     withExtendedLifetime(released) {}
     subscription.cancel()
@@ -146,23 +145,22 @@ CustomPlaygroundDisplayConvertible, @unchecked Sendable
   /// Publishes the result (once downstream has asked) on finish, or forwards a failure.
   final func receive(completion: Subscribers.Completion<UpstreamFailure>) {
     lock.lock()
-    guard case .subscribed = stateAssumingLocked.status else {
+    guard stateAssumingLocked.terminate() != nil else {
       lock.unlock()
       return
     }
-    stateAssumingLocked.status = .terminal
-    stateAssumingLocked.upstreamCompleted = true
+    stateAssumingLocked.machine.upstreamCompleted = true
     let released = fold.take()
     switch completion {
     case .finished:
-      stateAssumingLocked.completed = stateAssumingLocked.downstreamRequested
-      let deliver = stateAssumingLocked.completed
+      stateAssumingLocked.machine.completed = stateAssumingLocked.machine.downstreamRequested
+      let deliver = stateAssumingLocked.machine.completed
       let result = self.result
       lock.unlock()
       withExtendedLifetime(released) {}
       if deliver { send(result) }
     case .failure(let failure):
-      stateAssumingLocked.completed = true
+      stateAssumingLocked.machine.completed = true
       lock.unlock()
       withExtendedLifetime(released) {}
       // The downstream's failure type is the upstream's or `any Error`.
@@ -182,18 +180,18 @@ CustomPlaygroundDisplayConvertible, @unchecked Sendable
   final func request(_ demand: Subscribers.Demand) {
     precondition(demand != .none, "API Violation: demand must not be zero")
     lock.lock()
-    guard !stateAssumingLocked.downstreamRequested, !stateAssumingLocked.cancelled,
-      !stateAssumingLocked.completed
+    guard !stateAssumingLocked.machine.downstreamRequested, !stateAssumingLocked.machine.cancelled,
+      !stateAssumingLocked.machine.completed
     else {
       lock.unlock()
       return
     }
-    stateAssumingLocked.downstreamRequested = true
-    guard stateAssumingLocked.upstreamCompleted else {
+    stateAssumingLocked.machine.downstreamRequested = true
+    guard stateAssumingLocked.machine.upstreamCompleted else {
       lock.unlock()
       return
     }
-    stateAssumingLocked.completed = true
+    stateAssumingLocked.machine.completed = true
     let result = self.result
     lock.unlock()
     send(result)
@@ -215,12 +213,10 @@ CustomPlaygroundDisplayConvertible, @unchecked Sendable
   }
 }
 
-/// What a ``ReducingSubscription``'s lock guards besides the result: where it stands with
-/// upstream, and which of the two conditions for publishing (upstream done, downstream
-/// asked) have come.
-struct ReductionState: SubscribedState {
-  /// Where the reduction stands with its upstream subscription.
-  var status = SubscriptionStatus.awaitingSubscription
+/// The machine a ``ReducingSubscription``'s ``Lifecycle`` carries, under its lock
+/// besides the result: which of the two conditions for publishing (upstream done,
+/// downstream asked) have come.
+struct ReductionState {
   /// Whether downstream has asked for values (any nonzero demand is enough).
   var downstreamRequested = false
   /// Whether upstream has finished or failed, or the fold ended the reduction.

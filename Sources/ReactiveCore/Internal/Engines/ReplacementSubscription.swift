@@ -1,5 +1,6 @@
-/// The state of an operator that may owe its subscriber a replacement value.
-protocol ReplacementState: SubscribedState {
+/// The machine of an operator that may owe its subscriber a replacement value, kept in
+/// its ``Lifecycle``.
+protocol ReplacementMachine {
   /// Whether the upstream ended in the way the operator replaces before the subscriber
   /// asked: the replacement and `.finished` are owed to its next request.
   var replacementPending: Bool { get set }
@@ -15,7 +16,8 @@ protocol ReplacementState: SubscribedState {
 /// One place pays the debt, so the two cannot drift apart on how: the flag is cleared
 /// under the lock (a second request must not publish the replacement twice), the status
 /// ends, and the replacement goes out after unlocking.
-class ReplacementSubscription<State: ReplacementState, Downstream: Subscriber>: Guarded<State>,
+class ReplacementSubscription<Machine: ReplacementMachine, Downstream: Subscriber>:
+  Guarded<Lifecycle<Machine>>,
   @unchecked Sendable
 {
   /// The subscriber, held for this object's whole life as in Combine.
@@ -27,7 +29,7 @@ class ReplacementSubscription<State: ReplacementState, Downstream: Subscriber>: 
   init(downstream: Downstream, output: Downstream.Input) {
     self.downstream = downstream
     self.output = output
-    super.init(state: State())
+    super.init(state: Lifecycle(Machine()))
   }
 
   /// Publishes the replacement, then finishes.
@@ -38,18 +40,18 @@ class ReplacementSubscription<State: ReplacementState, Downstream: Subscriber>: 
 
   /// Pays an owed replacement, or records the demand with `noting` (under the lock) and
   /// forwards it upstream.
-  final func request(_ demand: Subscribers.Demand, noting: (inout State) -> Void) {
+  final func request(_ demand: Subscribers.Demand, noting: (inout Machine) -> Void) {
     precondition(demand != .none, "API Violation: demand must not be zero")
     lock.lock()
-    if stateAssumingLocked.replacementPending {
-      stateAssumingLocked.replacementPending = false
-      stateAssumingLocked.status = .terminal
+    if stateAssumingLocked.machine.replacementPending {
+      stateAssumingLocked.machine.replacementPending = false
+      _ = stateAssumingLocked.end()
       lock.unlock()
       publishReplacement()
       return
     }
-    noting(&stateAssumingLocked)
-    let subscription = stateAssumingLocked.status.subscription
+    noting(&stateAssumingLocked.machine)
+    let subscription = stateAssumingLocked.subscription
     lock.unlock()
     subscription?.request(demand)
   }

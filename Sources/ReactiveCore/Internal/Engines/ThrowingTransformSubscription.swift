@@ -18,14 +18,14 @@
 /// - Note: Thread-safe. `lock` guards the status (the state); the transform and
 ///   downstream run without it, serially as upstream calls them.
 class ThrowingTransformSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-  Guarded<SubscriptionStatus>, Subscription, CustomStringConvertible, CustomReflectable,
+  Guarded<Lifecycle<Void>>, Subscription, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Failure == any Error {
   let downstream: Downstream
 
   init(downstream: Downstream) {
     self.downstream = downstream
-    super.init(state: .awaitingSubscription)
+    super.init(state: Lifecycle())
   }
 
   var description: String { fatalError("abstract") }
@@ -82,14 +82,14 @@ where Downstream.Failure == any Error {
 /// - Note: Thread-safe. `lock` guards the status; the transform and downstream run
 ///   without it, serially as upstream calls them.
 final class TryMapSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-  Guarded<SubscriptionStatus>, Subscription, CustomStringConvertible, CustomReflectable,
+  Guarded<Lifecycle<Void>>, Subscription, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Failure == any Error {
   private let downstream: Downstream
 
   private init(downstream: Downstream) {
     self.downstream = downstream
-    super.init(state: .awaitingSubscription)
+    super.init(state: Lifecycle())
   }
 
   /// The subscriber to hand upstream for `downstream`, transforming with `map`.
@@ -120,10 +120,7 @@ where Downstream.Failure == any Error {
   /// Combine's tryMap fails downstream on every throw, and cancels upstream if it still
   /// has it.
   private func transformThrew(_ error: any Error) {
-    let subscription = withLock { status -> (any Subscription)? in
-      defer { status = .terminal }
-      return status.subscription
-    }
+    let subscription = withLock { $0.end() }
     subscription?.cancel()
     downstream.receive(completion: .failure(error))
   }
@@ -210,7 +207,7 @@ where Downstream.Failure == any Error {
   override var description: String { "TryScan" }
 
   override var customMirror: Mirror {
-    let status = withLock { $0 }
+    let status = withLock { $0.status }
     return Mirror(
       self, children: ["downstream": downstream, "status": status, "result": result],
       ancestorRepresentation: .suppressed)

@@ -1,75 +1,97 @@
-/// Where an operator or subscriber stands with its upstream subscription.
+/// Where an operator or subscriber stands with its upstream subscription: the states of
+/// the one subscription lifecycle that every engine follows (see ``Lifecycle``).
 ///
-/// Kept under the owner's lock; the owner moves it to the next state, unlocks, and only
-/// then calls upstream or downstream.
+/// ```
+/// awaitingSubscription ──adopt──▶ subscribed ──terminate──▶ terminal
+///                                      │                        ▲
+///                                      └─holdCompletion─▶ pendingTerminal ─endPending─┘
+/// ```
+///
+/// Kept under the owner's lock and moved only by the transitions below; the owner moves
+/// it, unlocks, and only then calls upstream or downstream.
 @usableFromInline
 enum SubscriptionStatus {
   /// No subscription has arrived yet.
   case awaitingSubscription
   /// Subscribed; holds the upstream subscription.
   case subscribed(any Subscription)
+  /// The upstream completed and the completion waits on a scheduler; holds the upstream
+  /// subscription, so that a value delivered ahead of it can still ask for more. Only
+  /// the operators that deliver on a scheduler (`receive(on:)`, `delay`, `throttle`)
+  /// pass through it, as Combine's do.
+  case pendingTerminal(any Subscription)
   /// Completed or cancelled: nothing more passes.
   case terminal
 
-  /// The upstream subscription, if subscribed.
+  /// The upstream subscription, while subscribed or while a completion is pending.
   @inlinable
   var subscription: (any Subscription)? {
-    if case .subscribed(let subscription) = self { return subscription }
-    return nil
-  }
-}
-
-extension Lock {
-  /// Takes `subscription` as the upstream subscription if none has arrived yet, moving
-  /// `status` to `.subscribed`; otherwise cancels it, as Combine does with a second
-  /// subscription, and returns `false`.
-  ///
-  /// The step every lock-based operator takes first. The check and the move happen under
-  /// this lock; the cancel happens after it is released, so upstream never runs under it.
-  ///
-  /// - Parameters:
-  ///   - subscription: the subscription upstream just sent.
-  ///   - status: the owner's status, which this lock guards.
-  /// - Returns: whether the owner should now hand itself downstream.
-  @inlinable @inline(__always)
-  func adopt(_ subscription: any Subscription, into status: inout SubscriptionStatus) -> Bool {
-    lock()
-    guard case .awaitingSubscription = status else {
-      unlock()
-      subscription.cancel()
-      return false
+    switch self {
+    case .subscribed(let subscription), .pendingTerminal(let subscription): subscription
+    case .awaitingSubscription, .terminal: nil
     }
-    status = .subscribed(subscription)
-    unlock()
+  }
+
+  /// Whether it is subscribed: not before the upstream subscription arrives, nor once
+  /// the upstream completed (even with its completion pending) or it was cancelled.
+  @inlinable
+  var isSubscribed: Bool {
+    if case .subscribed = self { return true }
+    return false
+  }
+
+  /// Takes `subscription` if none has arrived yet, moving to ``subscribed(_:)``.
+  ///
+  /// - Returns: Whether it was taken; if not (a second subscription, or one after the
+  ///   end), the caller cancels it once it has unlocked, as Combine does.
+  @inlinable @inline(__always)
+  mutating func adopt(_ subscription: any Subscription) -> Bool {
+    guard case .awaitingSubscription = self else { return false }
+    self = .subscribed(subscription)
     return true
   }
-}
 
-extension Lock {
-  /// Ends a subscribed `status` under this lock, moving it to `.terminal`, and returns the
-  /// upstream subscription it held; returns `nil` if it was not subscribed (not yet, or
-  /// already ended), so that a cancel or a completion acts at most once.
+  /// Ends a subscribed status, moving to ``terminal``.
   ///
-  /// The caller cancels the returned subscription, or tells downstream, after this lock is
-  /// released.
-  ///
-  /// - Parameters:
-  ///   - status: the owner's status, which this lock guards.
-  ///   - alsoUnderLock: more state to clear (or mark) in the same critical section, only
-  ///     when `status` was subscribed; it must not call user code, upstream or downstream.
-  /// - Returns: the upstream subscription, if `status` was subscribed.
+  /// - Returns: The upstream subscription, for the caller to cancel (or to answer a
+  ///   completion for) once it has unlocked; `nil` if not subscribed (not yet, already
+  ///   ended, or with a completion pending), so that a cancel or a completion acts at
+  ///   most once.
   @inlinable @inline(__always)
-  func terminate(
-    _ status: inout SubscriptionStatus, alsoUnderLock: () -> Void = {}
-  ) -> (any Subscription)? {
-    lock()
-    guard case .subscribed(let subscription) = status else {
-      unlock()
-      return nil
-    }
-    status = .terminal
-    alsoUnderLock()
-    unlock()
+  mutating func terminate() -> (any Subscription)? {
+    guard case .subscribed(let subscription) = self else { return nil }
+    self = .terminal
+    return subscription
+  }
+
+  /// Marks the upstream completed while its completion waits on a scheduler, moving a
+  /// subscribed status to ``pendingTerminal(_:)``.
+  ///
+  /// - Returns: The upstream subscription, or `nil` if not subscribed (nothing moved).
+  @inlinable
+  mutating func holdCompletion() -> (any Subscription)? {
+    guard case .subscribed(let subscription) = self else { return nil }
+    self = .pendingTerminal(subscription)
+    return subscription
+  }
+
+  /// Ends a pending completion, moving to ``terminal`` as it is delivered.
+  ///
+  /// - Returns: Whether a completion was pending (and so is to be delivered now).
+  @inlinable
+  mutating func endPending() -> Bool {
+    guard case .pendingTerminal = self else { return false }
+    self = .terminal
+    return true
+  }
+
+  /// Ends the status from any state, as an operator that gives up on its upstream must
+  /// (a timeout firing, a cancel that also drops a pending completion).
+  ///
+  /// - Returns: The upstream subscription it held, if any.
+  @inlinable
+  mutating func end() -> (any Subscription)? {
+    defer { self = .terminal }
     return subscription
   }
 }

@@ -3,7 +3,9 @@
 ///
 /// A value type with no lock of its own: ``FlatMapSubscription`` keeps it in
 /// its guarded state, feeds it events under the lock, and carries out the returned action
-/// once it has unlocked. The one exception is the upstream failure's inner cancels, which
+/// once it has unlocked. The events that read or end the upstream subscription are
+/// decided on its ``Lifecycle`` (the extension below), which holds the status; the
+/// machine never writes the status itself. The one exception is the upstream failure's inner cancels, which
 /// Combine makes with its lock held (see ``UpstreamFailureAction``).
 ///
 /// Kept as plain fields rather than an enum with payloads, so that the hot path (a value
@@ -13,7 +15,7 @@
 // value's or an inner publisher's path are inlined always, as the fields they replace
 // were read in place.
 @usableFromInline
-struct FlatMapStateMachine<Output>: SubscribedState {
+struct FlatMapStateMachine<Output> {
   /// How the subscription stands with its subscriber.
   @usableFromInline
   enum Phase {
@@ -48,13 +50,9 @@ struct FlatMapStateMachine<Output>: SubscribedState {
   /// Where the subscription stands with its subscriber.
   @usableFromInline
   var phase = Phase.running
-  /// The upstream subscription; `.terminal` once upstream has completed or the
-  /// subscriber cancelled (the phase tells which matters).
-  @usableFromInline
-  var status = SubscriptionStatus.awaitingSubscription
-  /// Upstream has completed: no more inner publishers will come. Kept apart from
-  /// ``status`` because the finish check runs on every inner publisher's finish, and
-  /// matching `status` there would copy the subscription it holds.
+  /// Upstream has completed: no more inner publishers will come. Kept apart from the
+  /// lifecycle's status because the finish check runs on every inner publisher's finish,
+  /// and matching the status there would copy the subscription it holds.
   @usableFromInline
   var upstreamIsDone = false
   /// The inner subscriptions by index, until each finishes or is cancelled.
@@ -123,14 +121,6 @@ struct FlatMapStateMachine<Output>: SubscribedState {
     return .finish
   }
 
-  /// Upstream finished: downstream finishes too if nothing else runs or waits.
-  @inlinable
-  mutating func upstreamFinished() -> FinishAction {
-    status = .terminal
-    upstreamIsDone = true
-    return finishIfDone()
-  }
-
   /// What to do when upstream fails.
   @usableFromInline
   enum UpstreamFailureAction {
@@ -141,19 +131,6 @@ struct FlatMapStateMachine<Output>: SubscribedState {
     /// The subscriber already has a completion or has cancelled: only cancel these
     /// inner subscriptions, with the lock held.
     case cancelInners([Int: any Subscription])
-  }
-
-  /// Upstream failed: every inner subscription goes, and the failure goes downstream
-  /// unless a completion or a cancel came first.
-  @inlinable
-  mutating func upstreamFailed() -> UpstreamFailureAction {
-    status = .terminal
-    upstreamIsDone = true
-    let cancelled = inners
-    inners = [:]
-    guard phase == .running else { return .cancelInners(cancelled) }
-    phase = .completed
-    return .cancelInnersThenFail(cancelled)
   }
 
   // MARK: Inner publishers
@@ -285,16 +262,6 @@ struct FlatMapStateMachine<Output>: SubscribedState {
     case requestElement(any Subscription)
   }
 
-  /// The inner publisher of `index` finished: it frees its slot, which upstream is asked
-  /// to fill when `refillsSlots` (the number of inner publishers is limited).
-  @inlinable @inline(__always)
-  mutating func innerFinished(_ index: Int, refillsSlots: Bool) -> InnerFinishAction {
-    inners[index] = nil
-    if case .finish = finishIfDone() { return .finish }
-    guard refillsSlots, let upstream = status.subscription else { return .none }
-    return .requestElement(upstream)
-  }
-
   /// What to do when an inner publisher fails.
   @usableFromInline
   enum InnerFailureAction {
@@ -363,18 +330,62 @@ struct FlatMapStateMachine<Output>: SubscribedState {
       releasing: FIFOQueue<Buffered>)
   }
 
+}
+
+/// The events of a `flatMap` that read or end the upstream subscription, decided on its
+/// lifecycle: the status holds the upstream, the machine everything else.
+extension Lifecycle {
+  /// A `flatMap`'s machine, named for the clauses below.
+  @usableFromInline
+  typealias FlatMapMachine<Output> = FlatMapStateMachine<Output>
+
+  /// Upstream finished: downstream finishes too if nothing else runs or waits.
+  @inlinable
+  mutating func upstreamFinished<Output>() -> FlatMapMachine<Output>.FinishAction
+  where Machine == FlatMapMachine<Output> {
+    _ = end()
+    machine.upstreamIsDone = true
+    return machine.finishIfDone()
+  }
+
+  /// Upstream failed: every inner subscription goes, and the failure goes downstream
+  /// unless a completion or a cancel came first.
+  @inlinable
+  mutating func upstreamFailed<Output>() -> FlatMapMachine<Output>.UpstreamFailureAction
+  where Machine == FlatMapMachine<Output> {
+    _ = end()
+    machine.upstreamIsDone = true
+    let cancelled = machine.inners
+    machine.inners = [:]
+    guard machine.phase == .running else { return .cancelInners(cancelled) }
+    machine.phase = .completed
+    return .cancelInnersThenFail(cancelled)
+  }
+
+  /// The inner publisher of `index` finished: it frees its slot, which upstream is asked
+  /// to fill when `refillsSlots` (the number of inner publishers is limited).
+  @inlinable @inline(__always)
+  mutating func innerFinished<Output>(_ index: Int, refillsSlots: Bool)
+    -> FlatMapMachine<Output>.InnerFinishAction
+  where Machine == FlatMapMachine<Output> {
+    machine.inners[index] = nil
+    if case .finish = machine.finishIfDone() { return .finish }
+    guard refillsSlots, let upstream = subscription else { return .none }
+    return .requestElement(upstream)
+  }
+
   /// The subscriber cancelled. After an inner failure upstream is still subscribed
   /// (Combine leaves it): a cancel then lets it go, or a subject upstream would keep
   /// the subscription forever.
   @inlinable
-  mutating func cancelled() -> CancelAction {
-    guard phase != .cancelled else { return .none }
-    phase = .cancelled
-    let action = CancelAction.cancel(
-      inners: inners, upstream: status.subscription, releasing: buffer)
-    inners = [:]
-    status = .terminal
-    buffer.removeAll()
+  mutating func cancelled<Output>() -> FlatMapMachine<Output>.CancelAction
+  where Machine == FlatMapMachine<Output> {
+    guard machine.phase != .cancelled else { return .none }
+    machine.phase = .cancelled
+    let action = FlatMapMachine<Output>.CancelAction.cancel(
+      inners: machine.inners, upstream: end(), releasing: machine.buffer)
+    machine.inners = [:]
+    machine.buffer.removeAll()
     return action
   }
 }

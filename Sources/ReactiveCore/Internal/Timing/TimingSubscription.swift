@@ -5,7 +5,7 @@
 /// those three call their subscriber without ``deliveryLock``, as Combine's do.)
 ///
 /// Everything that changes is one ``TimingState`` behind the ``Guarded`` lock: the
-/// status, the subscriber and `Machine`, the operator's own state (`DebounceStateMachine`,
+/// ``Lifecycle``, the subscriber and `Machine`, the operator's own rules (`DebounceStateMachine`,
 /// `ThrottleStateMachine`, `TimeoutStateMachine`, `CollectByTimeStateMachine` in
 /// `Internal/Timing/`, the last event's time for `measureInterval`, ``NoTimingMachine``
 /// for the rest): a value type fed events under the lock, returning a named action that
@@ -34,26 +34,13 @@ class TimingSubscription<Downstream: Subscriber, Machine>:
   /// Creates the subscription for `downstream`, with the operator's machine in its
   /// starting state.
   init(downstream: Downstream, machine: Machine) {
-    super.init(state: TimingState(machine: machine, downstream: downstream))
+    super.init(state: Lifecycle(TimingMachine(rules: machine, downstream: downstream)))
   }
 
   // MARK: Upstream
-
-  /// Takes `subscription` as the upstream if it is the first to arrive, and cancels it
-  /// otherwise (a second subscription, or one arriving after `throttle` was cancelled).
-  ///
-  /// - Returns: Whether `subscription` is now the upstream.
-  final func adopt(_ subscription: any Subscription) -> Bool {
-    lock.lock()
-    guard case .awaitingSubscription = stateAssumingLocked.status else {
-      lock.unlock()
-      subscription.cancel()
-      return false
-    }
-    stateAssumingLocked.status = .subscribed(subscription)
-    lock.unlock()
-    return true
-  }
+  //
+  // The first subscription is taken with ``Guarded``'s `adopt(_:)` (a second one, or one
+  // arriving after `throttle` was cancelled, is cancelled).
 
   /// Passes a request to the upstream, unless the upstream has completed or the
   /// subscription was cancelled.
@@ -77,7 +64,7 @@ class TimingSubscription<Downstream: Subscriber, Machine>:
   /// Ends the subscription, if it was subscribed, and lets the operator end its own
   /// state in the same critical section.
   ///
-  /// - Parameter endState: Run on the machine under ``lock`` once the status is
+  /// - Parameter endState: Run on the operator's rules under ``lock`` once the status is
   ///   terminal; returns the operator's timer, if any, which is cancelled once the lock
   ///   is released.
   /// - Returns: The upstream to cancel, if it was subscribed; `endState` did not run
@@ -85,14 +72,8 @@ class TimingSubscription<Downstream: Subscriber, Machine>:
   final func endSubscribed(
     ending endState: (inout Machine) -> (any Cancellable)?
   ) -> (any Subscription)? {
-    lock.lock()
-    guard case .subscribed(let upstream) = stateAssumingLocked.status else {
-      lock.unlock()
-      return nil
-    }
-    stateAssumingLocked.status = .terminal
-    let stopped = endState(&stateAssumingLocked.machine)
-    lock.unlock()
+    var stopped: (any Cancellable)?
+    let upstream = terminate { stopped = endState(&$0.rules) }
     stopped?.cancel()
     return upstream
   }
@@ -102,38 +83,34 @@ class TimingSubscription<Downstream: Subscriber, Machine>:
   final var isSubscribed: Bool {
     lock.lock()
     defer { lock.unlock() }
-    return stateAssumingLocked.status.isSubscribed
+    return stateAssumingLocked.isSubscribed
   }
 
-  /// Runs `event` on the machine under ``lock`` if the subscription is subscribed,
-  /// handing it the upstream subscription: the way a state machine's event goes in.
+  /// Runs `event` on the operator's rules under ``lock`` if the subscription is
+  /// subscribed, handing it the upstream subscription: ``Guarded``'s `ifSubscribed(_:)`
+  /// on the rules.
   ///
   /// - Returns: What `event` returned (an action for the caller to carry out once the
   ///   lock is released), or `nil` if not subscribed: `event` did not run.
-  final func ifSubscribed<Action>(
+  final func rulesIfSubscribed<Action>(
     _ event: (inout Machine, any Subscription) -> Action
   ) -> Action? {
-    lock.lock()
-    defer { lock.unlock() }
-    guard case .subscribed(let upstream) = stateAssumingLocked.status else { return nil }
-    return event(&stateAssumingLocked.machine, upstream)
+    ifSubscribed { (parts: inout TimingMachine<Downstream, Machine>, upstream) in
+      event(&parts.rules, upstream)
+    }
   }
 
   /// Marks the upstream completed, if subscribed, keeping its subscription while the
-  /// completion waits on the scheduler, and runs `event` on the machine in the same
-  /// critical section.
+  /// completion waits on the scheduler, and runs `event` on the operator's rules in the
+  /// same critical section: ``Guarded``'s `holdCompletion(_:)` on the rules.
   ///
   /// From here on the subscription is no longer subscribed: a second completion, and in
   /// `receive(on:)` and `delay` the subscriber's requests and cancellation, find nothing
   /// to act on.
   ///
   /// - Returns: What `event` returned, or `nil` if not subscribed: `event` did not run.
-  final func holdCompletion<Action>(_ event: (inout Machine) -> Action) -> Action? {
-    lock.lock()
-    defer { lock.unlock() }
-    guard case .subscribed(let upstream) = stateAssumingLocked.status else { return nil }
-    stateAssumingLocked.status = .pendingTerminal(upstream)
-    return event(&stateAssumingLocked.machine)
+  final func holdCompletionOfRules<Action>(_ event: (inout Machine) -> Action) -> Action? {
+    holdCompletion { (parts: inout TimingMachine<Downstream, Machine>) in event(&parts.rules) }
   }
 
   // MARK: Downstream
@@ -142,15 +119,15 @@ class TimingSubscription<Downstream: Subscriber, Machine>:
   final var currentDownstream: Downstream? {
     lock.lock()
     defer { lock.unlock() }
-    return stateAssumingLocked.downstream
+    return stateAssumingLocked.machine.downstream
   }
 
   /// The subscriber, while subscribed: an event passing straight through goes to it.
   final var subscribedDownstream: Downstream? {
     lock.lock()
     defer { lock.unlock() }
-    guard stateAssumingLocked.status.isSubscribed else { return nil }
-    return stateAssumingLocked.downstream
+    guard stateAssumingLocked.isSubscribed else { return nil }
+    return stateAssumingLocked.machine.downstream
   }
 
   /// Hands `subscription` (the operator's own) to the subscriber.
@@ -195,8 +172,8 @@ class TimingSubscription<Downstream: Subscriber, Machine>:
   /// completed meanwhile (Combine does).
   private func deliverRelayed(_ value: Downstream.Input) {
     lock.lock()
-    guard stateAssumingLocked.status.subscription != nil,
-      let target = stateAssumingLocked.downstream
+    guard stateAssumingLocked.subscription != nil,
+      let target = stateAssumingLocked.machine.downstream
     else {
       lock.unlock()
       return
@@ -205,7 +182,7 @@ class TimingSubscription<Downstream: Subscriber, Machine>:
     let demand = deliver(value, to: target)
     guard demand != .none else { return }
     lock.lock()
-    let upstream = stateAssumingLocked.status.subscription
+    let upstream = stateAssumingLocked.subscription
     lock.unlock()
     upstream?.request(demand)
   }
@@ -219,20 +196,19 @@ class TimingSubscription<Downstream: Subscriber, Machine>:
     _ completion: Subscribers.Completion<Downstream.Failure>,
     through schedule: (@escaping () -> Void) -> Void
   ) {
-    guard holdCompletion({ _ in }) != nil else { return }
+    guard holdCompletionOfRules({ _ in }) != nil else { return }
     schedule { self.deliverRelayed(completion) }
   }
 
   /// Delivers a completion relayed earlier.
   private func deliverRelayed(_ completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
-    guard case .pendingTerminal = stateAssumingLocked.status,
-      let target = stateAssumingLocked.downstream
+    guard let target = stateAssumingLocked.machine.downstream,
+      stateAssumingLocked.endPending()
     else {
       lock.unlock()
       return
     }
-    stateAssumingLocked.status = .terminal
     lock.unlock()
     deliver(completion, to: target)
   }

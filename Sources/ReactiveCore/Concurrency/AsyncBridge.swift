@@ -8,9 +8,11 @@
 /// the failure, the others the end). Cancelling the iterating task ends the sequence for
 /// every waiting call and cancels the subscription.
 ///
-/// - Note: Thread-safe. The lock guards ``State`` (phase, waiting calls, early demand); no
+/// - Note: Thread-safe. The lock guards its ``Lifecycle`` (status, waiting calls, early
+///   demand, an unthrown failure); no
 ///   continuation is resumed and no subscription is called while it is held.
-final class AsyncBridge<Upstream: Publisher>: Guarded<AsyncBridge<Upstream>.State>, Subscriber,
+final class AsyncBridge<Upstream: Publisher>: Guarded<Lifecycle<AsyncBridge<Upstream>.Waiting>>,
+  Subscriber,
   Cancellable, @unchecked Sendable
 {
   typealias Input = Upstream.Output
@@ -25,24 +27,14 @@ final class AsyncBridge<Upstream: Publisher>: Guarded<AsyncBridge<Upstream>.Stat
 
   typealias Waiter = UnsafeContinuation<Outcome, Never>
 
-  /// Where the bridge stands with its upstream.
-  enum Phase {
-    /// No subscription yet; requests are counted until it arrives.
-    case awaitingSubscription
-    /// Subscribed; each `next()` asks it for one value.
-    case subscribed(any Subscription)
-    /// Ended; holds a failure that no waiting `next()` has thrown yet.
-    case terminal(Failure?)
-  }
-
-  /// Everything about the bridge that changes; guarded by the lock.
-  struct State {
-    /// Where the bridge stands with its upstream.
-    var phase = Phase.awaitingSubscription
+  /// The machine of the bridge's ``Lifecycle``: what it keeps beside its status.
+  struct Waiting {
     /// The `next()` calls waiting for a value, oldest first.
     var waiting: [Waiter] = []
     /// Demand asked for before the subscription arrived.
     var pendingDemand = Subscribers.Demand.none
+    /// Once ended, a failure that no waiting `next()` has thrown yet.
+    var unthrownFailure: Failure?
 
     /// Empties the waiting list, returning what it held.
     mutating func takeWaiting() -> [Waiter] {
@@ -51,7 +43,7 @@ final class AsyncBridge<Upstream: Publisher>: Guarded<AsyncBridge<Upstream>.Stat
     }
   }
 
-  init() { super.init(state: State()) }
+  init() { super.init(state: Lifecycle(Waiting())) }
 
   /// Waits for the next value; `nil` at the end of the sequence or when the calling task
   /// is cancelled (which also cancels the subscription).
@@ -71,52 +63,50 @@ final class AsyncBridge<Upstream: Publisher>: Guarded<AsyncBridge<Upstream>.Stat
   func wait() async -> Outcome {
     await withUnsafeContinuation { (continuation: Waiter) in
       lock.lock()
-      switch stateAssumingLocked.phase {
+      switch stateAssumingLocked.status {
       case .awaitingSubscription:
-        stateAssumingLocked.waiting.append(continuation)
-        stateAssumingLocked.pendingDemand += 1
+        stateAssumingLocked.machine.waiting.append(continuation)
+        stateAssumingLocked.machine.pendingDemand += 1
         lock.unlock()
       case .subscribed(let subscription):
-        stateAssumingLocked.waiting.append(continuation)
+        stateAssumingLocked.machine.waiting.append(continuation)
         lock.unlock()
         subscription.request(.max(1))
-      case .terminal(nil):
+      case .pendingTerminal, .terminal:
+        // (Never pending: the bridge delivers its completion at once.)
+        let failure = stateAssumingLocked.machine.unthrownFailure.take()
         lock.unlock()
-        continuation.resume(returning: .end)
-      case .terminal(let failure?):
-        stateAssumingLocked.phase = .terminal(nil)
-        lock.unlock()
-        continuation.resume(returning: Outcome(result: .failure(failure)))
+        continuation.resume(returning: failure.map { Outcome(result: .failure($0)) } ?? .end)
       }
     }
   }
 
   func receive(subscription: any Subscription) {
     lock.lock()
-    guard case .awaitingSubscription = stateAssumingLocked.phase else {
+    guard stateAssumingLocked.adopt(subscription) else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    stateAssumingLocked.phase = .subscribed(subscription)
-    let demand = stateAssumingLocked.pendingDemand
-    stateAssumingLocked.pendingDemand = .none
+    let demand = stateAssumingLocked.machine.pendingDemand
+    stateAssumingLocked.machine.pendingDemand = .none
     lock.unlock()
     if demand > .none { subscription.request(demand) }
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
-    guard case .subscribed = stateAssumingLocked.phase else {
-      let ended = stateAssumingLocked.takeWaiting()
+    guard stateAssumingLocked.isSubscribed else {
+      let ended = stateAssumingLocked.machine.takeWaiting()
       lock.unlock()
       Self.end(ended)
       return .none
     }
     // Combine traps here too: every value answers one `next()`.
     precondition(
-      !stateAssumingLocked.waiting.isEmpty, "Received an output without requesting demand")
-    let continuation = stateAssumingLocked.waiting.removeFirst()
+      !stateAssumingLocked.machine.waiting.isEmpty,
+      "Received an output without requesting demand")
+    let continuation = stateAssumingLocked.machine.waiting.removeFirst()
     lock.unlock()
     continuation.resume(returning: Outcome(result: .success(input)))
     return .none
@@ -124,23 +114,22 @@ final class AsyncBridge<Upstream: Publisher>: Guarded<AsyncBridge<Upstream>.Stat
 
   func receive(completion: Subscribers.Completion<Failure>) {
     lock.lock()
-    if case .terminal = stateAssumingLocked.phase {
-      let ended = stateAssumingLocked.takeWaiting()
+    if stateAssumingLocked.hasEnded {
+      let ended = stateAssumingLocked.machine.takeWaiting()
       lock.unlock()
       Self.end(ended)
       return
     }
-    guard !stateAssumingLocked.waiting.isEmpty else {
+    // A completion before the subscription ends the bridge too, as Combine's does.
+    _ = stateAssumingLocked.end()
+    guard !stateAssumingLocked.machine.waiting.isEmpty else {
       if case .failure(let failure) = completion {
-        stateAssumingLocked.phase = .terminal(failure)
-      } else {
-        stateAssumingLocked.phase = .terminal(nil)
+        stateAssumingLocked.machine.unthrownFailure = failure
       }
       lock.unlock()
       return
     }
-    stateAssumingLocked.phase = .terminal(nil)
-    var ended = stateAssumingLocked.takeWaiting()
+    var ended = stateAssumingLocked.machine.takeWaiting()
     let first = ended.removeFirst()
     lock.unlock()
     switch completion {
@@ -153,14 +142,9 @@ final class AsyncBridge<Upstream: Publisher>: Guarded<AsyncBridge<Upstream>.Stat
   /// Ends the sequence for every waiting `next()` and cancels the subscription.
   func cancel() {
     lock.lock()
-    let ended = stateAssumingLocked.takeWaiting()
-    let subscription: (any Subscription)?
-    if case .subscribed(let subscribed) = stateAssumingLocked.phase {
-      subscription = subscribed
-    } else {
-      subscription = nil
-    }
-    stateAssumingLocked.phase = .terminal(nil)
+    let ended = stateAssumingLocked.machine.takeWaiting()
+    stateAssumingLocked.machine.unthrownFailure = nil
+    let subscription = stateAssumingLocked.end()
     lock.unlock()
     subscription?.cancel()
     Self.end(ended)

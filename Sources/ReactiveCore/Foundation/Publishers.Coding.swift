@@ -126,10 +126,10 @@ extension Publishers {
 /// fails downstream. The downstream is kept for this object's whole life, and the
 /// upstream subscription is let go as soon as the stream ends.
 ///
-/// - Note: Thread-safe. The lock guards ``State``; the coder and the downstream run
+/// - Note: Thread-safe. The lock guards the ``Lifecycle``; the coder and the downstream run
 ///   without it.
 private final class CodingSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-  Guarded<CodingSubscription<Input, UpstreamFailure, Downstream>.State>, Subscriber,
+  Guarded<Lifecycle<Void>>, Subscriber,
   Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
 where Downstream.Failure == any Error {
@@ -143,14 +143,6 @@ where Downstream.Failure == any Error {
   /// Encodes or decodes one value.
   private let transform: (Input) throws -> Downstream.Input
 
-  /// Everything about the operator that changes; guarded by the lock.
-  struct State: LooseUpstreamState {
-    /// Whether the stream has ended: completed, failed to code, or cancelled.
-    var isFinished = false
-    /// The upstream subscription, until the stream ends.
-    var upstream: (any Subscription)?
-  }
-
   /// Creates the subscription of the operator `name` for `downstream`.
   init(
     _ name: String, downstream: Downstream,
@@ -159,29 +151,25 @@ where Downstream.Failure == any Error {
     description = name
     self.downstream = downstream
     self.transform = transform
-    super.init(state: State())
+    super.init(state: Lifecycle())
   }
 
   /// Takes the first subscription and hands itself downstream; any later subscription,
   /// or one after the end, is cancelled.
   func receive(subscription: any Subscription) {
-    guard adoptUnlessFinished(subscription) else { return }
+    guard adopt(subscription) else { return }
     downstream.receive(subscription: self)
   }
 
   /// Codes the value and passes it on; a coding error ends the stream with that error.
   func receive(_ input: Input) -> Subscribers.Demand {
     // As in Combine, only the end stops values: one before the subscription passes.
-    guard !withLock({ $0.isFinished }) else { return .none }
+    guard !withLock({ $0.hasEnded }) else { return .none }
     let output: Downstream.Input
     do {
       output = try transform(input)
     } catch {
-      let taken = withLock { state -> (any Subscription)? in
-        state.isFinished = true
-        defer { state.upstream = nil }
-        return state.upstream
-      }
+      let taken = withLock { $0.end() }
       taken?.cancel()
       downstream.receive(completion: .failure(error))
       return .none
@@ -192,33 +180,24 @@ where Downstream.Failure == any Error {
   /// Passes the first completion on, even one that arrives before the subscription.
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
     lock.lock()
-    guard !stateAssumingLocked.isFinished else {
+    guard !stateAssumingLocked.hasEnded else {
       lock.unlock()
       return
     }
-    stateAssumingLocked.isFinished = true
-    stateAssumingLocked.upstream = nil
+    _ = stateAssumingLocked.end()
     lock.unlock()
     downstream.receive(completion: completion.mapError { $0 })
   }
 
   /// Forwards the demand upstream; before the subscription it goes nowhere.
   func request(_ demand: Subscribers.Demand) {
-    withLock { $0.upstream }?.request(demand)
+    currentUpstream()?.request(demand)
   }
 
   /// Cancels upstream once; a cancel before the subscription, or after the end, does
   /// nothing.
   func cancel() {
-    lock.lock()
-    guard !stateAssumingLocked.isFinished, let taken = stateAssumingLocked.upstream else {
-      lock.unlock()
-      return
-    }
-    stateAssumingLocked.isFinished = true
-    stateAssumingLocked.upstream = nil
-    lock.unlock()
-    taken.cancel()
+    terminate()?.cancel()
   }
 
   /// Shows the downstream, whether the stream ended and the upstream subscription, as
@@ -227,8 +206,8 @@ where Downstream.Failure == any Error {
     lock.lock()
     defer { lock.unlock() }
     let children: [Mirror.Child] = [
-      ("downstream", downstream), ("finished", stateAssumingLocked.isFinished),
-      ("upstreamSubscription", stateAssumingLocked.upstream as Any),
+      ("downstream", downstream), ("finished", stateAssumingLocked.hasEnded),
+      ("upstreamSubscription", stateAssumingLocked.subscription as Any),
     ]
     return Mirror(self, children: children, ancestorRepresentation: .suppressed)
   }

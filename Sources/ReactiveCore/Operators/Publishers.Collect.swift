@@ -108,11 +108,11 @@ where Downstream.Input == [Element] {
 /// - A cancel before the subscription does nothing.
 /// It keeps its downstream for its whole life.
 ///
-/// - Note: Thread-safe. The lock guards ``State``; downstream and upstream are called
+/// - Note: Thread-safe. The lock guards the ``Lifecycle`` and its buffer; downstream and upstream are called
 ///   without it.
 private final class CollectByCountSubscription<
   Element, UpstreamFailure: Error, Downstream: Subscriber
->: Guarded<CollectByCountSubscription<Element, UpstreamFailure, Downstream>.State>, Subscriber,
+>: Guarded<Lifecycle<[Element]>>, Subscriber,
   Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
 where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
@@ -120,16 +120,6 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
   typealias Input = Element
   /// The upstream's failure type, which is downstream's.
   typealias Failure = UpstreamFailure
-
-  /// Everything about the operator that changes; guarded by the lock.
-  struct State: LooseUpstreamState {
-    /// The upstream subscription, until the stream ends.
-    var upstream: (any Subscription)?
-    /// Whether the stream has ended, so that a late subscription is cancelled.
-    var isFinished = false
-    /// The values collected since the last published array.
-    var buffer: [Element] = []
-  }
 
   /// The subscriber, held for this object's whole life as in Combine.
   private let downstream: Downstream
@@ -140,13 +130,14 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
   init(downstream: Downstream, count: Int) {
     self.downstream = downstream
     self.count = count
-    super.init(state: State())
+    // The machine is the values collected since the last published array.
+    super.init(state: Lifecycle([]))
   }
 
   /// Takes the first subscription and hands itself downstream; any later subscription,
   /// or one after the end, is cancelled.
   func receive(subscription: any Subscription) {
-    guard adoptUnlessFinished(subscription) else { return }
+    guard adopt(subscription) else { return }
     downstream.receive(subscription: self)
   }
 
@@ -154,17 +145,17 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
   /// scaled to values.
   func receive(_ input: Element) -> Subscribers.Demand {
     lock.lock()
-    guard stateAssumingLocked.upstream != nil else {
+    guard stateAssumingLocked.isSubscribed else {
       lock.unlock()
       return .none
     }
-    stateAssumingLocked.buffer.append(input)
-    guard stateAssumingLocked.buffer.count == count else {
+    stateAssumingLocked.machine.append(input)
+    guard stateAssumingLocked.machine.count == count else {
       lock.unlock()
       return .none
     }
-    let full = stateAssumingLocked.buffer
-    stateAssumingLocked.buffer = []
+    let full = stateAssumingLocked.machine
+    stateAssumingLocked.machine = []
     lock.unlock()
     return downstream.receive(full) * count
   }
@@ -173,10 +164,9 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
   /// Combine, it does so whatever state the subscription is in.
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
     lock.lock()
-    stateAssumingLocked.upstream = nil
-    stateAssumingLocked.isFinished = true
-    let rest = stateAssumingLocked.buffer
-    stateAssumingLocked.buffer = []
+    _ = stateAssumingLocked.end()
+    let rest = stateAssumingLocked.machine
+    stateAssumingLocked.machine = []
     lock.unlock()
     if case .finished = completion, !rest.isEmpty { _ = downstream.receive(rest) }
     downstream.receive(completion: completion)
@@ -186,22 +176,13 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
   /// after the end, the demand goes nowhere.
   func request(_ demand: Subscribers.Demand) {
     precondition(demand != .none, "API Violation: demand must not be zero")
-    withLock { $0.upstream }?.request(demand * count)
+    currentUpstream()?.request(demand * count)
   }
 
   /// Drops the buffer and cancels upstream once; a cancel before the subscription does
   /// nothing.
   func cancel() {
-    lock.lock()
-    guard let taken = stateAssumingLocked.upstream else {
-      lock.unlock()
-      return
-    }
-    stateAssumingLocked.upstream = nil
-    stateAssumingLocked.buffer = []
-    stateAssumingLocked.isFinished = true
-    lock.unlock()
-    taken.cancel()
+    terminate { $0 = [] }?.cancel()
   }
 
   /// The operator's name, as Combine spells it.
@@ -213,8 +194,8 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
     lock.lock()
     defer { lock.unlock() }
     let children: [Mirror.Child] = [
-      ("downstream", downstream), ("upstreamSubscription", stateAssumingLocked.upstream as Any),
-      ("buffer", stateAssumingLocked.buffer), ("count", count),
+      ("downstream", downstream), ("upstreamSubscription", stateAssumingLocked.subscription as Any),
+      ("buffer", stateAssumingLocked.machine), ("count", count),
     ]
     return Mirror(self, children: children, ancestorRepresentation: .suppressed)
   }

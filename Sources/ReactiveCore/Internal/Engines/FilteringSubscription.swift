@@ -23,37 +23,24 @@ import Synchronization
 /// upstream lets go of its subscriber (at the cancel, the finish or the failure). A value
 /// reads it from an immutable field, with no atomic claim and no retain.
 ///
-/// - Note: Thread-safe. `lock` guards `state`; it is never held while calling upstream,
-///   downstream or the judgement. `phase` mirrors `state` so that a value passes without
-///   taking the lock.
+/// - Note: Thread-safe. ``Guarded/lock`` guards its ``Lifecycle``; it is never held while
+///   calling upstream, downstream or the judgement. `phase` mirrors the lifecycle's status
+///   so that a value passes without taking the lock.
 @usableFromInline
 final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-  @unchecked Sendable
+  Guarded<Lifecycle<Void>>, Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   @usableFromInline
   typealias Step = OperatorStep<Downstream.Input, Downstream.Failure>
 
-  @usableFromInline
-  enum State {
-    case awaitingSubscription
-    case connected(any Subscription)
-    case completed
-  }
-
-  /// `state`'s case, readable without the lock.
+  /// The lifecycle's status, readable without the lock.
   @usableFromInline
   enum Phase: UInt8 {
     case awaitingSubscription, connected, completed
   }
 
-  /// The lock that guards `state`.
-  @usableFromInline
-  let lock = Lock()
-  @usableFromInline
-  @exclusivity(unchecked)
-  var state = State.awaitingSubscription
-  /// Stored (with release ordering) under the lock whenever `state` changes case.
+  /// Stored (with release ordering) under the lock whenever the lifecycle moves.
   @usableFromInline
   let phase = Atomic<UInt8>(Phase.awaitingSubscription.rawValue)
   @usableFromInline
@@ -72,6 +59,7 @@ final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Sub
     description = name
     self.downstream = downstream
     self.extraMirrorChildren = extraMirrorChildren
+    super.init(state: Lifecycle())
   }
 
   /// The subscriber to hand upstream for `downstream`, judging each value with `judge`.
@@ -97,15 +85,16 @@ final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Sub
   @usableFromInline
   var playgroundDescription: Any { description }
 
-  /// Moves `state` and `phase` together. Call with the lock held.
+  /// Publishes the lifecycle's new status to `phase`. Call with the lock held, right
+  /// after moving the lifecycle.
   @inlinable
-  func enter(_ next: State) {
-    state = next
+  func publishPhase() {
     let nextPhase: Phase =
-      switch next {
+      switch stateAssumingLocked.status {
       case .awaitingSubscription: .awaitingSubscription
-      case .connected: .connected
-      case .completed: .completed
+      case .subscribed: .connected
+      // Never entered here: no completion of this engine waits on a scheduler.
+      case .pendingTerminal, .terminal: .completed
       }
     phase.store(nextPhase.rawValue, ordering: .releasing)
   }
@@ -115,12 +104,12 @@ final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Sub
   @usableFromInline
   func receive(subscription: any Subscription) {
     lock.lock()
-    guard case .awaitingSubscription = state else {
+    guard stateAssumingLocked.adopt(subscription) else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    enter(.connected(subscription))
+    publishPhase()
     lock.unlock()
     downstream.receive(subscription: self)
   }
@@ -151,14 +140,15 @@ final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Sub
   @usableFromInline
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
     lock.lock()
-    switch state {
+    switch stateAssumingLocked.status {
     case .awaitingSubscription:
       lock.unlock()
       preconditionFailure("Invalid state: Received completion before receiving subscription")
-    case .completed:
+    case .pendingTerminal, .terminal:
       lock.unlock()
-    case .connected:
-      enter(.completed)
+    case .subscribed:
+      _ = stateAssumingLocked.terminate()
+      publishPhase()
       lock.unlock()
       // The downstream's failure type is the upstream's or `any Error`.
       downstream.receive(completion: completion.mapError { $0 as! Downstream.Failure })
@@ -170,11 +160,11 @@ final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Sub
   @usableFromInline
   func end(with completion: Subscribers.Completion<Downstream.Failure>) {
     lock.lock()
-    guard case .connected(let subscription) = state else {
+    guard let subscription = stateAssumingLocked.terminate() else {
       lock.unlock()
       return
     }
-    enter(.completed)
+    publishPhase()
     lock.unlock()
     subscription.cancel()
     downstream.receive(completion: completion)
@@ -186,13 +176,13 @@ final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Sub
   func request(_ demand: Subscribers.Demand) {
     precondition(demand != .none, "API Violation: demand must not be zero")
     lock.lock()
-    switch state {
+    switch stateAssumingLocked.status {
     case .awaitingSubscription:
       lock.unlock()
       preconditionFailure("Invalid state: Received request before sending subscription")
-    case .completed:
+    case .pendingTerminal, .terminal:
       lock.unlock()
-    case .connected(let subscription):
+    case .subscribed(let subscription):
       lock.unlock()
       subscription.request(demand)
     }
@@ -201,13 +191,9 @@ final class FilteringSubscription<Input, UpstreamFailure: Error, Downstream: Sub
   @usableFromInline
   func cancel() {
     lock.lock()
-    let subscription: (any Subscription)?
-    if case .connected(let connected) = state {
-      subscription = connected
-    } else {
-      subscription = nil
-    }
-    enter(.completed)
+    // A cancel before the subscription ends it too, so the late subscription is cancelled.
+    let subscription = stateAssumingLocked.end()
+    publishPhase()
     lock.unlock()
     subscription?.cancel()
   }

@@ -41,6 +41,10 @@ struct Lifecycle<Machine> {
   @inlinable
   var isSubscribed: Bool { status.isSubscribed }
 
+  /// Whether it has ended (completed, failed or cancelled).
+  @inlinable
+  var hasEnded: Bool { status.hasEnded }
+
   /// Takes `subscription` if none has arrived yet. See ``SubscriptionStatus/adopt(_:)``.
   @inlinable @inline(__always)
   mutating func adopt(_ subscription: any Subscription) -> Bool { status.adopt(subscription) }

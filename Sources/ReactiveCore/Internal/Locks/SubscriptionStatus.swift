@@ -40,6 +40,13 @@ enum SubscriptionStatus {
     return false
   }
 
+  /// Whether it has ended (completed, failed or cancelled).
+  @inlinable
+  var hasEnded: Bool {
+    if case .terminal = self { return true }
+    return false
+  }
+
   /// Takes `subscription` if none has arrived yet, moving to ``subscribed(_:)``.
   ///
   /// - Returns: Whether it was taken; if not (a second subscription, or one after the

@@ -18,11 +18,10 @@ import Synchronization
 ///
 /// Not on ``Lifecycle``, the one lifecycle of the engines, by design: a conduit's life is
 /// bits of ``ConduitWord`` so that a value reads it with one atomic load and no lock. A
-/// `Guarded<Lifecycle<…>>` would add a third lock and a 40-byte status (the conduit would
-/// leave malloc's 80-byte chunk for the 96-byte one: 16 bytes more per live
-/// subscription, about 7% of `memory_per_sink`, measured when the sink left that chunk
-/// at `2033c97`), and a lock and unlock per value, which `subject_sink` (279 instructions
-/// per value) does not pay today.
+/// `Guarded<Lifecycle<…>>` would add a third lock and a 41-byte status to its 72 bytes
+/// (malloc's 128-byte chunk instead of its 80-byte one, for every live subscription) and
+/// a lock and unlock per value, which `subject_sink` (279 instructions per value) does not
+/// pay today.
 ///
 /// - Invariant: `target` holds the subscriber retained until it is released, exactly
 ///   once, by whoever sets `released` in `state`, which happens only with the delivery

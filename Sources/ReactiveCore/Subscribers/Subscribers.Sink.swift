@@ -15,9 +15,10 @@ extension Subscribers {
     // Not on `Lifecycle` (the one lifecycle every engine uses), by design: the sink's life
     // is the `subscribed` and `live` bits of `gate`, so that a value checks it with one
     // atomic load and no lock, and the sink fits malloc's 80-byte chunk. A
-    // `LockedBox<Lifecycle<…>>` would add a 40-byte status and a lock per value: the sink
-    // would take the 96-byte chunk again (memory_per_sink 218.5 -> 234.5 bytes, measured at
-    // 2033c97, where the flags left their own fields).
+    // `LockedBox<Lifecycle<…>>` would add a box, a 41-byte status and a lock per value:
+    // the sink would leave malloc's 80-byte chunk for the 128-byte one (moving from the
+    // 96-byte chunk to the 80-byte one took memory_per_sink from 234.5 to 218.5 bytes at
+    // 2033c97).
     //
     // The sink is packed into 72 bytes, which malloc serves from its 80-byte chunks: with a
     // `Lock` (5 bytes, padded to 8) and two `Bool` flags beside an 8-byte `gate` it took 80

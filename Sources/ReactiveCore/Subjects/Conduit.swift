@@ -145,15 +145,11 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
 
   // MARK: Locks
 
-  /// The calling thread's identity, never zero.
-  @inlinable @inline(__always)
-  static var currentThread: UInt { LockOwner.currentThread }
-
   /// Enters the delivery lock unless the calling thread holds it; returns whether it
   /// entered (pass it to ``exitDelivery(_:tracked:)``).
   @inlinable @inline(__always)
   func enterDelivery(tracked: Bool) -> Bool {
-    let me = Self.currentThread
+    let me = LockOwner.currentThread
     if deliveryOwner.load(ordering: .relaxed) == me { return false }
     deliveryMutex._unsafeLock()
     if tracked { ThreadSanitizerHooks.didAcquire(address(of: 1)) }
@@ -204,7 +200,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   @usableFromInline
   func releaseIfIdle() {
     // A delivery up this thread's stack holds the lock and still uses the subscriber.
-    if deliveryOwner.load(ordering: .relaxed) == Self.currentThread { return }
+    if deliveryOwner.load(ordering: .relaxed) == LockOwner.currentThread { return }
     let tracked = load(.relaxed).isTracked
     guard deliveryMutex._unsafeTryLock() else { return }
     if tracked { ThreadSanitizerHooks.didAcquire(address(of: 1)) }

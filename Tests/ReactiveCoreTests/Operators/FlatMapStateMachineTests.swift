@@ -176,3 +176,154 @@ import Testing
     }
   }
 }
+
+/// ``FlatMapStateMachine`` on its ``Lifecycle``: every event in every phase.
+@Suite struct FlatMapStateMachineTableTests {
+  typealias Machine = Lifecycle<FlatMapStateMachine<Int>>
+
+  enum Phase: String, CaseIterable, Sendable {
+    case running, upstreamFinished, completed, cancelled
+  }
+
+  enum Event: String, CaseIterable, Sendable {
+    case element, upstreamFinish, upstreamFailure, innerSubscription, innerValue
+    case innerFinish, innerFailure, request, cancel
+  }
+
+  /// A machine in `phase`, subscribed to upstream, with inner publisher 1 subscribed
+  /// (running, upstreamFinished) or gone (completed by its failure, cancelled), and
+  /// inner publisher 2 made but not yet subscribed.
+  static func machine(in phase: Phase) -> Machine {
+    var machine = Machine(FlatMapStateMachine())
+    _ = machine.adopt(RecordingSubscription())
+    _ = machine.machine.elementArrived()
+    _ = machine.machine.innerSubscribed(1, RecordingSubscription())
+    _ = machine.machine.elementArrived()
+    switch phase {
+    case .running: break
+    case .upstreamFinished: _ = machine.upstreamFinished()
+    case .completed: _ = machine.machine.innerFailed(1)
+    case .cancelled: _ = machine.cancelled()
+    }
+    return machine
+  }
+
+  static func expected(_ phase: Phase, _ event: Event) -> String {
+    switch (phase, event) {
+    case (.running, .element): "subscribe inner 3"
+    case (.upstreamFinished, .element): "trap"
+    case (.completed, .element), (.cancelled, .element): "drop"
+    case (.running, .upstreamFinish): "wait, upstreamFinished"
+    case (.upstreamFinished, .upstreamFinish): "wait, upstreamFinished"
+    case (.completed, .upstreamFinish): "wait, completed"
+    case (.cancelled, .upstreamFinish): "wait, cancelled"
+    case (.running, .upstreamFailure), (.upstreamFinished, .upstreamFailure):
+      "cancel 1 inner(s) then fail, completed"
+    case (.completed, .upstreamFailure): "cancel 0 inner(s), completed"
+    case (.cancelled, .upstreamFailure): "cancel 0 inner(s), cancelled"
+    case (.running, .innerSubscription), (.upstreamFinished, .innerSubscription):
+      "request 1"
+    case (.completed, .innerSubscription), (.cancelled, .innerSubscription): "cancel it"
+    case (.running, .innerValue), (.upstreamFinished, .innerValue), (.completed, .innerValue):
+      "buffered"
+    case (.cancelled, .innerValue): "drop"
+    case (.running, .innerFinish): "nothing"
+    // Inner publisher 2 is still pending, so the subscription does not finish yet.
+    case (.upstreamFinished, .innerFinish): "nothing"
+    case (.completed, .innerFinish), (.cancelled, .innerFinish): "nothing"
+    case (.running, .innerFailure), (.upstreamFinished, .innerFailure):
+      "fail, cancelling 0 other(s), completed"
+    case (.completed, .innerFailure), (.cancelled, .innerFailure): "nothing"
+    case (.running, .request), (.upstreamFinished, .request): "drain"
+    case (.completed, .request), (.cancelled, .request): "nothing"
+    case (.running, .cancel): "cancel 1 inner(s) and upstream"
+    // Upstream's finish already let go of its subscription.
+    case (.upstreamFinished, .cancel): "cancel 1 inner(s)"
+    case (.completed, .cancel): "cancel 0 inner(s) and upstream"
+    case (.cancelled, .cancel): "nothing"
+    }
+  }
+
+  @Test(arguments: Phase.allCases, Event.allCases)
+  func answersEveryEventInEveryPhase(_ phase: Phase, _ event: Event) {
+    let expected = Self.expected(phase, event)
+    // The trapping pair is checked by its own exit test below.
+    guard expected != "trap" else { return }
+    var machine = Self.machine(in: phase)
+    let outcome: String
+    switch event {
+    case .element:
+      switch machine.machine.elementArrived() {
+      case .subscribeInner(let index): outcome = "subscribe inner \(index)"
+      case .drop: outcome = "drop"
+      }
+    case .upstreamFinish:
+      let action = machine.upstreamFinished()
+      outcome = "\(action == .finish ? "finish" : "wait"), \(machine.machine.phase)"
+    case .upstreamFailure:
+      switch machine.upstreamFailed() {
+      case .cancelInnersThenFail(let inners):
+        outcome = "cancel \(inners.count) inner(s) then fail, \(machine.machine.phase)"
+      case .cancelInners(let inners):
+        outcome = "cancel \(inners.count) inner(s), \(machine.machine.phase)"
+      }
+    case .innerSubscription:
+      switch machine.machine.innerSubscribed(2, RecordingSubscription()) {
+      case .request(let demand): outcome = "request \(demand.max.map(String.init) ?? "∞")"
+      case .cancel: outcome = "cancel it"
+      }
+    case .innerValue:
+      switch machine.machine.innerValueArrived(7, from: 1) {
+      case .drop: outcome = "drop"
+      case .deliver: outcome = "deliver"
+      case .deliverOne: outcome = "deliver one"
+      case .buffered: outcome = "buffered"
+      }
+    case .innerFinish:
+      switch machine.innerFinished(1, refillsSlots: false) {
+      case .none: outcome = "nothing"
+      case .finish: outcome = "finish"
+      case .requestElement: outcome = "request an element"
+      }
+    case .innerFailure:
+      switch machine.machine.innerFailed(1) {
+      case .none: outcome = "nothing"
+      case .fail(let others):
+        outcome = "fail, cancelling \(others.count) other(s), \(machine.machine.phase)"
+      }
+    case .request:
+      switch machine.machine.demandRequested(.max(1), insideDelivery: false) {
+      case .none: outcome = "nothing"
+      case .requestUnlimited: outcome = "request unlimited"
+      case .drain: outcome = "drain"
+      case .flush: outcome = "flush"
+      }
+    case .cancel:
+      switch machine.cancelled() {
+      case .none: outcome = "nothing"
+      case .cancel(let inners, let upstream, _):
+        outcome = "cancel \(inners.count) inner(s)\(upstream == nil ? "" : " and upstream")"
+      }
+    }
+    #expect(outcome == expected, "\(phase) + \(event)")
+  }
+
+  @Test func stopsOnAnElementAfterUpstreamFinished() async {
+    await #expect(processExitsWith: .failure) {
+      var machine = FlatMapStateMachineTableTests.machine(in: .upstreamFinished)
+      _ = machine.machine.elementArrived()
+    }
+  }
+
+  @Test func finishesWhenTheLastInnerPublisherFinishesAfterUpstream() {
+    var machine = Self.machine(in: .upstreamFinished)
+    _ = machine.machine.innerSubscribed(2, RecordingSubscription())
+    guard case .none = machine.innerFinished(1, refillsSlots: false),
+      case .finish = machine.innerFinished(2, refillsSlots: false)
+    else {
+      Issue.record("the last inner publisher's finish finishes the subscription")
+      return
+    }
+    #expect(machine.machine.phase == .completed)
+  }
+}

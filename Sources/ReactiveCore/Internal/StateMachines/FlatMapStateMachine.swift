@@ -16,11 +16,14 @@
 // were read in place.
 @usableFromInline
 struct FlatMapStateMachine<Output> {
-  /// How the subscription stands with its subscriber.
+  /// Where the subscription stands: each event switches on every case.
   @usableFromInline
   enum Phase {
-    /// Values flow.
+    /// Values flow, and upstream may send more elements (inner publishers).
     case running
+    /// Values flow; upstream has finished, so no more inner publishers come: `.finished`
+    /// goes downstream once the last inner publisher has finished and nothing waits.
+    case upstreamFinished
     /// A completion has been sent: values an inner publisher still sends pass on, as in
     /// Combine (only a misbehaving publisher sends after its own failure).
     case completed
@@ -47,14 +50,11 @@ struct FlatMapStateMachine<Output> {
     }
   }
 
-  /// Where the subscription stands with its subscriber.
+  /// Where the subscription stands. Kept apart from the lifecycle's status (which holds
+  /// the upstream subscription) because the finish check runs on every inner publisher's
+  /// finish, and matching the status there would copy the subscription it holds.
   @usableFromInline
   var phase = Phase.running
-  /// Upstream has completed: no more inner publishers will come. Kept apart from the
-  /// lifecycle's status because the finish check runs on every inner publisher's finish,
-  /// and matching the status there would copy the subscription it holds.
-  @usableFromInline
-  var upstreamIsDone = false
   /// The inner subscriptions by index, until each finishes or is cancelled.
   @usableFromInline
   var inners: [Int: any Subscription] = [:]
@@ -95,10 +95,18 @@ struct FlatMapStateMachine<Output> {
   /// inner publisher is subscribed, so that nothing finishes meanwhile.
   @inlinable @inline(__always)
   mutating func elementArrived() -> ElementAction {
-    guard phase == .running else { return .drop }
-    nextInner += 1
-    pendingInners += 1
-    return .subscribeInner(index: nextInner)
+    switch phase {
+    case .running:
+      nextInner += 1
+      pendingInners += 1
+      return .subscribeInner(index: nextInner)
+    case .upstreamFinished:
+      // The subscription lets go of its transform when upstream finishes, under the same
+      // lock, so no element reaches the machine after that.
+      preconditionFailure("Internal inconsistency: flatMap got an element after upstream finished")
+    case .completed, .cancelled:
+      return .drop
+    }
   }
 
   /// What to do when the subscription may have nothing left to do.
@@ -114,11 +122,14 @@ struct FlatMapStateMachine<Output> {
   /// nothing waits in the buffer, so that `.finished` is sent exactly once.
   @inlinable @inline(__always)
   mutating func finishIfDone() -> FinishAction {
-    guard phase == .running, upstreamIsDone, buffer.isEmpty, inners.isEmpty,
-      pendingInners == 0
-    else { return .wait }
-    phase = .completed
-    return .finish
+    switch phase {
+    case .upstreamFinished:
+      guard buffer.isEmpty, inners.isEmpty, pendingInners == 0 else { return .wait }
+      phase = .completed
+      return .finish
+    case .running, .completed, .cancelled:
+      return .wait
+    }
   }
 
   /// What to do when upstream fails.
@@ -152,9 +163,13 @@ struct FlatMapStateMachine<Output> {
     -> InnerSubscriptionAction
   {
     pendingInners -= 1
-    guard phase == .running else { return .cancel }
-    inners[index] = subscription
-    return .request(demand == .unlimited ? .unlimited : .max(1))
+    switch phase {
+    case .running, .upstreamFinished:
+      inners[index] = subscription
+      return .request(demand == .unlimited ? .unlimited : .max(1))
+    case .completed, .cancelled:
+      return .cancel
+    }
   }
 
   /// What to do with a value from an inner publisher.
@@ -176,7 +191,11 @@ struct FlatMapStateMachine<Output> {
   /// only when it must wait, so a delivery moves nothing through the state.
   @inlinable @inline(__always)
   mutating func innerValueArrived(_ value: Output, from index: Int) -> InnerValueAction {
-    if phase == .cancelled { return .drop }
+    switch phase {
+    case .cancelled: return .drop
+    // After a completion values still pass, as in Combine.
+    case .running, .upstreamFinished, .completed: break
+    }
     if demand == .unlimited { return .deliver }
     if demand == .none || drainsRequesting > 0 {
       buffer.append(Buffered(source: index, value: value))
@@ -276,8 +295,10 @@ struct FlatMapStateMachine<Output> {
   /// failure.
   @inlinable
   mutating func innerFailed(_ index: Int) -> InnerFailureAction {
-    guard phase == .running else { return .none }
-    phase = .completed
+    switch phase {
+    case .running, .upstreamFinished: phase = .completed
+    case .completed, .cancelled: return .none
+    }
     var others = inners
     inners = [:]
     others[index] = nil
@@ -309,7 +330,10 @@ struct FlatMapStateMachine<Output> {
   mutating func demandRequested(_ additional: Subscribers.Demand, insideDelivery: Bool)
     -> RequestAction
   {
-    guard phase == .running else { return .none }
+    switch phase {
+    case .running, .upstreamFinished: break
+    case .completed, .cancelled: return .none
+    }
     let wasUnlimited = demand == .unlimited
     demand += additional
     let becameUnlimited = !wasUnlimited && demand == .unlimited
@@ -344,8 +368,14 @@ extension Lifecycle {
   mutating func upstreamFinished<Output>() -> FlatMapMachine<Output>.FinishAction
   where Machine == FlatMapMachine<Output> {
     _ = end()
-    machine.upstreamIsDone = true
-    return machine.finishIfDone()
+    switch machine.phase {
+    case .running:
+      machine.phase = .upstreamFinished
+      return machine.finishIfDone()
+    case .upstreamFinished, .completed, .cancelled:
+      // A second finish (from a misbehaving upstream), or one after the end: nothing new.
+      return .wait
+    }
   }
 
   /// Upstream failed: every inner subscription goes, and the failure goes downstream
@@ -354,12 +384,16 @@ extension Lifecycle {
   mutating func upstreamFailed<Output>() -> FlatMapMachine<Output>.UpstreamFailureAction
   where Machine == FlatMapMachine<Output> {
     _ = end()
-    machine.upstreamIsDone = true
     let cancelled = machine.inners
     machine.inners = [:]
-    guard machine.phase == .running else { return .cancelInners(cancelled) }
-    machine.phase = .completed
-    return .cancelInnersThenFail(cancelled)
+    switch machine.phase {
+    case .running, .upstreamFinished:
+      // After a finish, only a misbehaving upstream fails; Combine delivers it.
+      machine.phase = .completed
+      return .cancelInnersThenFail(cancelled)
+    case .completed, .cancelled:
+      return .cancelInners(cancelled)
+    }
   }
 
   /// The inner publisher of `index` finished: it frees its slot, which upstream is asked
@@ -380,8 +414,10 @@ extension Lifecycle {
   @inlinable
   mutating func cancelled<Output>() -> FlatMapMachine<Output>.CancelAction
   where Machine == FlatMapMachine<Output> {
-    guard machine.phase != .cancelled else { return .none }
-    machine.phase = .cancelled
+    switch machine.phase {
+    case .cancelled: return .none
+    case .running, .upstreamFinished, .completed: machine.phase = .cancelled
+    }
     let action = FlatMapMachine<Output>.CancelAction.cancel(
       inners: machine.inners, upstream: end(), releasing: machine.buffer)
     machine.inners = [:]

@@ -17,12 +17,11 @@
 /// run-time exclusivity check off: ReactiveExtras reaches a buffer from unspecialised code
 /// (a replay subject's type-erased connections), where each generic struct on the way
 /// costs a metadata lookup per call; a `State` struct made `ReplaySubject.send` 28% more
-/// instructions. Its held values are two such fields too (`values`, `head`), not one
-/// ``FIFOQueue``: measured, a `FIFOQueue<Output>` field cost the Observation publisher
-/// about 1,340 more instructions per value (20,024 before, 6.7%) in the queue's metadata
-/// lookups, and measured again after the lifecycle change, 907 more (20,099 → 21,006,
-/// 4.5%, almost all in `swift_getGenericMetadata`). `Internals.md` lists it among the
-/// few such places.
+/// instructions. Its held values are one ``FIFOQueue``, the head-indexed queue shared with
+/// `flatMap`, `zip` and Scopes: it cost the Observation publisher 4.5% more instructions
+/// while that ran unspecialised (metadata lookups), nothing since it is specialised
+/// (14,475 → 14,478 per change), and `share(replay:)` fan-out 0.4% (795 → 798).
+/// `Internals.md` lists it among the few such places.
 @usableFromInline
 package class DemandBuffer<Downstream: Subscriber, Extra>: @unchecked Sendable {
   @usableFromInline
@@ -33,13 +32,10 @@ package class DemandBuffer<Downstream: Subscriber, Extra>: @unchecked Sendable {
   /// Guards everything below, and a subclass's state.
   @usableFromInline
   final let lock = Lock()
+  /// The values not yet delivered, oldest first.
   @usableFromInline
   @exclusivity(unchecked)
-  final var values: [Output] = []
-  /// The index of the first value not yet delivered.
-  @usableFromInline
-  @exclusivity(unchecked)
-  final var head = 0
+  final var queue = FIFOQueue<Output>()
   @usableFromInline
   @exclusivity(unchecked)
   final var demand = Subscribers.Demand.none
@@ -84,7 +80,7 @@ package class DemandBuffer<Downstream: Subscriber, Extra>: @unchecked Sendable {
   @inlinable
   final func pushThenUnlock(_ value: Output) {
     guard let target = downstream, completion == nil else { return lock.unlock() }
-    guard !isDraining, head == values.count, demand > 0 else {
+    guard !isDraining, queue.isEmpty, demand > 0 else {
       enqueueLocked(value)
       return drainThenUnlock()
     }
@@ -124,10 +120,7 @@ package class DemandBuffer<Downstream: Subscriber, Extra>: @unchecked Sendable {
   ) {
     guard downstream != nil, self.completion == nil else { return lock.unlock() }
     self.completion = completion
-    if discardingHeld {
-      values.removeAll()
-      head = 0
-    }
+    if discardingHeld { queue.removeAll() }
     drainThenUnlock()
   }
 
@@ -145,10 +138,9 @@ package class DemandBuffer<Downstream: Subscriber, Extra>: @unchecked Sendable {
   package final func release() {
     lock.lock()
     let releasedSubscriber = downstream
-    let releasedValues = values
+    let releasedValues = queue
     downstream = nil
-    values = []
-    head = 0
+    queue.removeAll()
     lock.unlock()
     // Dropped after unlocking: the subscriber's or a value's deinit may run any code.
     withExtendedLifetime((releasedSubscriber, releasedValues)) {}
@@ -156,14 +148,7 @@ package class DemandBuffer<Downstream: Subscriber, Extra>: @unchecked Sendable {
 
   @inlinable
   final func enqueueLocked(_ value: Output) {
-    if let limit, values.count - head >= limit {
-      head += 1
-    }
-    values.append(value)
-    if head > 32, head * 2 > values.count {
-      values.removeFirst(head)
-      head = 0
-    }
+    queue.append(value, limit: limit)
   }
 
   /// Delivers held values while there is demand, then the completion once they are all
@@ -173,19 +158,13 @@ package class DemandBuffer<Downstream: Subscriber, Extra>: @unchecked Sendable {
     guard !isDraining else { return lock.unlock() }
     isDraining = true
     while let target = downstream {
-      if head < values.count, demand > 0 {
-        let value = values[head]
-        head += 1
-        if head == values.count {
-          values.removeAll(keepingCapacity: true)
-          head = 0
-        }
+      if demand > 0, let value = queue.popFirst() {
         demand -= 1
         lock.unlock()
         let more = target.receive(value)
         lock.lock()
         if downstream != nil { demand += more }
-      } else if head == values.count, let completion {
+      } else if queue.isEmpty, let completion {
         downstream = nil
         isDraining = false
         lock.unlock()

@@ -47,6 +47,11 @@ extension Publishers {
 /// The subscription of `dropFirst(_:)`: demand asked before the upstream subscription
 /// arrives waits, and is asked for together with the elements to drop.
 ///
+/// Not on ``Lifecycle``: it keeps Combine's looser shape for `dropFirst` (OpenCombine's
+/// too), an optional upstream that the completion clears, so a subscription arriving
+/// after the completion is taken rather than cancelled, which a lifecycle's terminal state
+/// would refuse.
+///
 /// - Note: Thread-safe. The lock guards ``State`` (`upstream`, `pendingDemand`);
 ///   `remaining` is touched only by upstream's calls, which it makes serially.
 final class DropSubscription<Downstream: Subscriber>: Guarded<DropSubscription<Downstream>.State>,

@@ -64,26 +64,15 @@ where
   typealias Input = Upstream.Output
   typealias Failure = Never
 
-  /// Everything about the operator that changes; guarded by its box's lock.
-  private struct State {
-    /// The upstream subscription, once it arrives and until the stream ends.
-    var upstream: (any Subscription)?
-    /// Whether the stream has ended or was cancelled.
-    var isTerminal = false
-  }
-
-  /// The operator's state behind its lock.
-  private let state = LockedBox(State())
+  /// Where the operator stands with its upstream (ReactiveCore's one lifecycle), behind
+  /// its lock.
+  private let state = LockedBox(Lifecycle())
   private let downstream: Downstream
 
   init(downstream: Downstream) { self.downstream = downstream }
 
   func receive(subscription: any Subscription) {
-    let accepted = state.withLock { state -> Bool in
-      guard state.upstream == nil, !state.isTerminal else { return false }
-      state.upstream = subscription
-      return true
-    }
+    let accepted = state.withLock { $0.adopt(subscription) }
     guard accepted else { return subscription.cancel() }
     downstream.receive(subscription: self)
   }
@@ -91,7 +80,7 @@ where
   func receive(_ input: Input) -> Subscribers.Demand {
     switch input.event {
     case .value(let value):
-      guard !state.withLock({ $0.isTerminal }) else { return .none }
+      guard !state.withLock({ $0.hasEnded }) else { return .none }
       return downstream.receive(value)
     case .failure(let error):
       end(.failure(error))
@@ -103,11 +92,8 @@ where
 
   func receive(completion: Subscribers.Completion<Never>) {
     let wasLive = state.withLock { state -> Bool in
-      defer {
-        state.isTerminal = true
-        state.upstream = nil
-      }
-      return !state.isTerminal
+      defer { _ = state.end() }
+      return !state.hasEnded
     }
     if wasLive { downstream.receive(completion: .finished) }
   }
@@ -115,10 +101,8 @@ where
   /// Ends the stream with the completion an event stood for, cancelling the upstream.
   private func end(_ completion: Subscribers.Completion<Downstream.Failure>) {
     let ending = state.withLock { state -> Ending in
-      guard !state.isTerminal else { return .alreadyEnded }
-      state.isTerminal = true
-      defer { state.upstream = nil }
-      return .ends(cancelling: state.upstream)
+      guard !state.hasEnded else { return .alreadyEnded }
+      return .ends(cancelling: state.end())
     }
     guard case .ends(let upstream) = ending else { return }
     upstream?.cancel()
@@ -129,16 +113,11 @@ where
     // A request of nothing changes nothing (and is not passed on to an upstream that
     // might trap on it), as in CombineExt's demand buffer.
     guard demand > 0 else { return }
-    state.withLock { $0.upstream }?.request(demand)
+    state.withLock { $0.subscription }?.request(demand)
   }
 
   func cancel() {
-    let upstream = state.withLock { state -> (any Subscription)? in
-      state.isTerminal = true
-      defer { state.upstream = nil }
-      return state.upstream
-    }
-    upstream?.cancel()
+    state.withLock { $0.end() }?.cancel()
   }
 
   var description: String { "Dematerialize" }

@@ -40,6 +40,10 @@ extension Publishers {
 
 /// Passes values on as `.value` events; the completion becomes a last event, held until
 /// the subscriber has demand for it (the `DemandBuffer` does the waiting).
+///
+/// Not on ReactiveCore's `Lifecycle`: like `dropFirst`, it keeps the looser shape of an
+/// optional upstream that the completion clears (only a cancel ends it), so a
+/// subscription arriving after the completion is taken rather than cancelled.
 private final class MaterializeSubscription<Upstream: Publisher, Downstream: Subscriber>:
   Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Event<Upstream.Output, Upstream.Failure>, Downstream.Failure == Never {

@@ -12,7 +12,7 @@
 /// each says so on its type with its measurement. The multi-upstream engines keep one
 /// ``SubscriptionStatus`` per upstream, moved by the same transitions.
 @usableFromInline
-struct Lifecycle<Machine> {
+package struct Lifecycle<Machine> {
   /// The operator's own state, fed events under the owner's lock.
   ///
   /// First, so that an empty machine (`Void`, ``NoTimingMachine``) sits at the address of
@@ -20,57 +20,59 @@ struct Lifecycle<Machine> {
   /// next (a lock, the subscriber), and the thread sanitizer would take an `inout` access
   /// to it for a race with that field.
   @usableFromInline
-  var machine: Machine
+  package var machine: Machine
   /// Where the subscription stands with its upstream; moved only by the transitions.
   @usableFromInline
-  internal private(set) var status: SubscriptionStatus
+  package private(set) var status: SubscriptionStatus
 
   /// A lifecycle awaiting its subscription, with the operator's machine in its starting
   /// state.
   @inlinable
-  init(_ machine: Machine) {
+  package init(_ machine: Machine) {
     self.machine = machine
     status = .awaitingSubscription
   }
 
   /// The upstream subscription, while subscribed or while a completion is pending.
   @inlinable
-  var subscription: (any Subscription)? { status.subscription }
+  package var subscription: (any Subscription)? { status.subscription }
 
   /// Whether it is subscribed (not awaiting, pending or ended).
   @inlinable
-  var isSubscribed: Bool { status.isSubscribed }
+  package var isSubscribed: Bool { status.isSubscribed }
 
   /// Whether it has ended (completed, failed or cancelled).
   @inlinable
-  var hasEnded: Bool { status.hasEnded }
+  package var hasEnded: Bool { status.hasEnded }
 
   /// Takes `subscription` if none has arrived yet. See ``SubscriptionStatus/adopt(_:)``.
   @inlinable @inline(__always)
-  mutating func adopt(_ subscription: any Subscription) -> Bool { status.adopt(subscription) }
+  package mutating func adopt(_ subscription: any Subscription) -> Bool {
+    status.adopt(subscription)
+  }
 
   /// Ends a subscribed lifecycle. See ``SubscriptionStatus/terminate()``.
   @inlinable @inline(__always)
-  mutating func terminate() -> (any Subscription)? { status.terminate() }
+  package mutating func terminate() -> (any Subscription)? { status.terminate() }
 
   /// Holds the completion of a subscribed lifecycle. See
   /// ``SubscriptionStatus/holdCompletion()``.
   @inlinable
-  mutating func holdCompletion() -> (any Subscription)? { status.holdCompletion() }
+  package mutating func holdCompletion() -> (any Subscription)? { status.holdCompletion() }
 
   /// Ends a pending completion. See ``SubscriptionStatus/endPending()``.
   @inlinable
-  mutating func endPending() -> Bool { status.endPending() }
+  package mutating func endPending() -> Bool { status.endPending() }
 
   /// Ends the lifecycle from any state. See ``SubscriptionStatus/end()``.
   @inlinable
-  mutating func end() -> (any Subscription)? { status.end() }
+  package mutating func end() -> (any Subscription)? { status.end() }
 }
 
 extension Lifecycle where Machine == Void {
   /// A lifecycle with no machine of its own, awaiting its subscription.
   @inlinable
-  init() { self.init(()) }
+  package init() { self.init(()) }
 }
 
 extension Guarded {

@@ -10,7 +10,7 @@
 /// Kept under the owner's lock and moved only by the transitions below; the owner moves
 /// it, unlocks, and only then calls upstream or downstream.
 @usableFromInline
-enum SubscriptionStatus {
+package enum SubscriptionStatus {
   /// No subscription has arrived yet.
   case awaitingSubscription
   /// Subscribed; holds the upstream subscription.
@@ -25,7 +25,7 @@ enum SubscriptionStatus {
 
   /// The upstream subscription, while subscribed or while a completion is pending.
   @inlinable
-  var subscription: (any Subscription)? {
+  package var subscription: (any Subscription)? {
     switch self {
     case .subscribed(let subscription), .pendingTerminal(let subscription): subscription
     case .awaitingSubscription, .terminal: nil
@@ -35,14 +35,14 @@ enum SubscriptionStatus {
   /// Whether it is subscribed: not before the upstream subscription arrives, nor once
   /// the upstream completed (even with its completion pending) or it was cancelled.
   @inlinable
-  var isSubscribed: Bool {
+  package var isSubscribed: Bool {
     if case .subscribed = self { return true }
     return false
   }
 
   /// Whether it has ended (completed, failed or cancelled).
   @inlinable
-  var hasEnded: Bool {
+  package var hasEnded: Bool {
     if case .terminal = self { return true }
     return false
   }
@@ -52,7 +52,7 @@ enum SubscriptionStatus {
   /// - Returns: Whether it was taken; if not (a second subscription, or one after the
   ///   end), the caller cancels it once it has unlocked, as Combine does.
   @inlinable @inline(__always)
-  mutating func adopt(_ subscription: any Subscription) -> Bool {
+  package mutating func adopt(_ subscription: any Subscription) -> Bool {
     guard case .awaitingSubscription = self else { return false }
     self = .subscribed(subscription)
     return true
@@ -65,7 +65,7 @@ enum SubscriptionStatus {
   ///   ended, or with a completion pending), so that a cancel or a completion acts at
   ///   most once.
   @inlinable @inline(__always)
-  mutating func terminate() -> (any Subscription)? {
+  package mutating func terminate() -> (any Subscription)? {
     guard case .subscribed(let subscription) = self else { return nil }
     self = .terminal
     return subscription
@@ -76,7 +76,7 @@ enum SubscriptionStatus {
   ///
   /// - Returns: The upstream subscription, or `nil` if not subscribed (nothing moved).
   @inlinable
-  mutating func holdCompletion() -> (any Subscription)? {
+  package mutating func holdCompletion() -> (any Subscription)? {
     guard case .subscribed(let subscription) = self else { return nil }
     self = .pendingTerminal(subscription)
     return subscription
@@ -86,7 +86,7 @@ enum SubscriptionStatus {
   ///
   /// - Returns: Whether a completion was pending (and so is to be delivered now).
   @inlinable
-  mutating func endPending() -> Bool {
+  package mutating func endPending() -> Bool {
     guard case .pendingTerminal = self else { return false }
     self = .terminal
     return true
@@ -97,7 +97,7 @@ enum SubscriptionStatus {
   ///
   /// - Returns: The upstream subscription it held, if any.
   @inlinable
-  mutating func end() -> (any Subscription)? {
+  package mutating func end() -> (any Subscription)? {
     defer { self = .terminal }
     return subscription
   }

@@ -9,8 +9,9 @@
 /// fields, an explicit state machine, or `Void` for an engine that has none.
 ///
 /// `Subscribers.Sink` and the subject conduit are the documented exceptions, for speed:
-/// each says so on its type with its measurement. The multi-upstream engines keep one
-/// ``SubscriptionStatus`` per upstream, moved by the same transitions.
+/// each says so on its type with its measurement. `dropFirst` and `materialize` keep
+/// Combine's looser shape, and say so on their types; the multi-upstream engines keep
+/// what each side needs (`prefix(untilOutputFrom:)` a ``SubscriptionStatus`` per side).
 @usableFromInline
 package struct Lifecycle<Machine> {
   /// The operator's own state, fed events under the owner's lock.

@@ -47,14 +47,13 @@ extension Publishers {
 /// The subscription of `dropFirst(_:)`: demand asked before the upstream subscription
 /// arrives waits, and is asked for together with the elements to drop.
 ///
-/// Not on ``Lifecycle``: it keeps Combine's looser shape for `dropFirst` (OpenCombine's
-/// too), an optional upstream that the completion clears, so a subscription arriving
-/// after the completion is taken rather than cancelled, which a lifecycle's terminal state
-/// would refuse.
+/// It keeps Combine's looser shape for `dropFirst` (OpenCombine's too): the completion and
+/// the cancel let go of the upstream without ending the ``Lifecycle`` (its `release()`),
+/// so a subscription arriving after them is taken rather than cancelled.
 ///
-/// - Note: Thread-safe. The lock guards ``State`` (`upstream`, `pendingDemand`);
+/// - Note: Thread-safe. The lock guards the ``Lifecycle`` and the demand it carries;
 ///   `remaining` is touched only by upstream's calls, which it makes serially.
-final class DropSubscription<Downstream: Subscriber>: Guarded<DropSubscription<Downstream>.State>,
+final class DropSubscription<Downstream: Subscriber>: Guarded<Lifecycle<Subscribers.Demand>>,
   Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
@@ -62,13 +61,6 @@ final class DropSubscription<Downstream: Subscriber>: Guarded<DropSubscription<D
   typealias Failure = Downstream.Failure
 
   private let downstream: Downstream
-  /// What the lock guards.
-  struct State {
-    /// The upstream subscription, once it arrives and until the stream ends.
-    var upstream: (any Subscription)?
-    /// Demand asked for before the subscription arrived.
-    var pendingDemand = Subscribers.Demand.none
-  }
 
   /// How many values are still to drop. Not lock-guarded: only upstream's calls touch it
   /// (its subscription, then its values), and upstream never overlaps them (Combine's
@@ -79,20 +71,20 @@ final class DropSubscription<Downstream: Subscriber>: Guarded<DropSubscription<D
   init(downstream: Downstream, count: Int) {
     self.downstream = downstream
     remaining = count
-    super.init(state: State())
+    // The machine is the demand asked for before the subscription arrived.
+    super.init(state: Lifecycle(.none))
   }
 
   func receive(subscription: any Subscription) {
     lock.lock()
-    guard stateAssumingLocked.upstream == nil else {
+    guard stateAssumingLocked.adopt(subscription) else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    stateAssumingLocked.upstream = subscription
     // Combine traps here, when the upstream subscription arrives.
     precondition(remaining >= 0, "count must not be negative")
-    let demand = stateAssumingLocked.pendingDemand + remaining
+    let demand = stateAssumingLocked.machine + remaining
     lock.unlock()
     if demand != .none { subscription.request(demand) }
   }
@@ -106,15 +98,15 @@ final class DropSubscription<Downstream: Subscriber>: Guarded<DropSubscription<D
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    withLock { $0.upstream = nil }
+    _ = withLock { $0.release() }
     downstream.receive(completion: completion)
   }
 
   func request(_ demand: Subscribers.Demand) {
     precondition(demand != .none, "API Violation: demand must not be zero")
     lock.lock()
-    guard let upstream = stateAssumingLocked.upstream else {
-      stateAssumingLocked.pendingDemand += demand
+    guard let upstream = stateAssumingLocked.subscription else {
+      stateAssumingLocked.machine += demand
       lock.unlock()
       return
     }
@@ -123,11 +115,7 @@ final class DropSubscription<Downstream: Subscriber>: Guarded<DropSubscription<D
   }
 
   func cancel() {
-    let taken = withLock { state -> (any Subscription)? in
-      defer { state.upstream = nil }
-      return state.upstream
-    }
-    taken?.cancel()
+    withLock { $0.release() }?.cancel()
   }
 
   var description: String { "Drop" }

@@ -41,36 +41,26 @@ extension Publishers {
 /// Passes values on as `.value` events; the completion becomes a last event, held until
 /// the subscriber has demand for it (the `DemandBuffer` does the waiting).
 ///
-/// Not on ReactiveCore's `Lifecycle`: like `dropFirst`, it keeps the looser shape of an
-/// optional upstream that the completion clears (only a cancel ends it), so a
-/// subscription arriving after the completion is taken rather than cancelled.
+/// Like `dropFirst`, it keeps the looser shape: the completion lets go of the upstream
+/// without ending its `Lifecycle` (only a cancel ends it), so a subscription arriving
+/// after the completion is taken rather than cancelled.
 private final class MaterializeSubscription<Upstream: Publisher, Downstream: Subscriber>:
   Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Event<Upstream.Output, Upstream.Failure>, Downstream.Failure == Never {
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
-  /// Everything about the operator that changes; guarded by its box's lock.
-  private struct State {
-    /// The upstream subscription, once it arrives and until the stream ends.
-    var upstream: (any Subscription)?
-    /// Whether downstream cancelled.
-    var isCancelled = false
-    /// Demand asked for before the subscription arrived.
-    var pendingDemand = Subscribers.Demand.none
-  }
-
-  /// The operator's state behind its lock.
-  private let state = LockedBox(State())
+  /// Where the operator stands with its upstream (ReactiveCore's one lifecycle), carrying
+  /// the demand asked for before the subscription arrived, behind its lock.
+  private let state = LockedBox(Lifecycle(Subscribers.Demand.none))
   private let buffer: DemandBuffer<Downstream, Void>
 
   init(downstream: Downstream) { buffer = DemandBuffer(downstream) }
 
   func receive(subscription: any Subscription) {
     let demand = state.withLock { state -> Subscribers.Demand? in
-      guard state.upstream == nil, !state.isCancelled else { return nil }
-      state.upstream = subscription
-      return state.pendingDemand
+      guard state.adopt(subscription) else { return nil }
+      return state.machine
     }
     guard let demand else { return subscription.cancel() }
     if demand > 0 { subscription.request(demand) }
@@ -82,7 +72,7 @@ where Downstream.Input == Event<Upstream.Output, Upstream.Failure>, Downstream.F
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    state.withLock { $0.upstream = nil }
+    _ = state.withLock { $0.release() }
     switch completion {
     case .finished: buffer.push(.finished)
     case .failure(let error): buffer.push(.failure(error))
@@ -95,19 +85,15 @@ where Downstream.Input == Event<Upstream.Output, Upstream.Failure>, Downstream.F
     // might trap on it), as in CombineExt's demand buffer.
     guard demand > 0 else { return }
     let upstream = state.withLock { state -> (any Subscription)? in
-      if state.upstream == nil { state.pendingDemand += demand }
-      return state.upstream
+      if state.subscription == nil { state.machine += demand }
+      return state.subscription
     }
     buffer.addDemand(demand)
     upstream?.request(demand)
   }
 
   func cancel() {
-    let upstream = state.withLock { state -> (any Subscription)? in
-      state.isCancelled = true
-      defer { state.upstream = nil }
-      return state.upstream
-    }
+    let upstream = state.withLock { $0.end() }
     buffer.release()
     upstream?.cancel()
   }

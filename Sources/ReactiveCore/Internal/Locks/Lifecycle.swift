@@ -10,7 +10,7 @@
 ///
 /// `Subscribers.Sink` and the subject conduit are the documented exceptions, for speed:
 /// each says so on its type with its measurement. `dropFirst` and `materialize` keep
-/// Combine's looser shape, and say so on their types; the multi-upstream engines keep
+/// Combine's looser shape through `release()`; the multi-upstream engines keep
 /// what each side needs (`prefix(untilOutputFrom:)` a ``SubscriptionStatus`` per side).
 @usableFromInline
 package struct Lifecycle<Machine> {
@@ -64,6 +64,10 @@ package struct Lifecycle<Machine> {
   /// Ends a pending completion. See ``SubscriptionStatus/endPending()``.
   @inlinable
   package mutating func endPending() -> Bool { status.endPending() }
+
+  /// Lets go of the upstream without ending. See ``SubscriptionStatus/release()``.
+  @inlinable
+  package mutating func release() -> (any Subscription)? { status.release() }
 
   /// Ends the lifecycle from any state. See ``SubscriptionStatus/end()``.
   @inlinable

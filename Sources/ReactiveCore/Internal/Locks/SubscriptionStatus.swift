@@ -92,6 +92,19 @@ package enum SubscriptionStatus {
     return true
   }
 
+  /// Lets go of the upstream subscription without ending, moving a subscribed status back
+  /// to ``awaitingSubscription``: Combine's looser shape (`dropFirst`, ReactiveExtras'
+  /// `materialize`), whose completion clears an optional upstream, so that a subscription
+  /// arriving after it is taken rather than cancelled.
+  ///
+  /// - Returns: The upstream subscription it held, if subscribed; nothing moves otherwise.
+  @inlinable
+  package mutating func release() -> (any Subscription)? {
+    guard case .subscribed(let subscription) = self else { return nil }
+    self = .awaitingSubscription
+    return subscription
+  }
+
   /// Ends the status from any state, as an operator that gives up on its upstream must
   /// (a timeout firing, a cancel that also drops a pending completion).
   ///

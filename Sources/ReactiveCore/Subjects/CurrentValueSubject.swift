@@ -46,7 +46,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
   /// Stores the value and sends it to every subscriber that has demand.
   @inlinable
   public func send(_ input: Output) {
-    hub.send(input)
+    hub.send(input, storing: true)
   }
 
   /// Sends a completion to every subscriber; later values and completions are ignored.

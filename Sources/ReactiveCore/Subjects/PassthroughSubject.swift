@@ -32,7 +32,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
   /// Sends a value to every subscriber that has demand.
   @inlinable
   public func send(_ input: Output) {
-    hub.send(input)
+    hub.send(input, storing: false)
   }
 
   /// Sends a completion to every subscriber; later values and completions are ignored.

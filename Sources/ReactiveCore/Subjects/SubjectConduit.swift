@@ -26,6 +26,9 @@ class SubjectConduit<Output, Failure: Error>: SubscriptionObject, CustomStringCo
   /// Delivers a value if the subscriber has demand, and drops it otherwise.
   @inlinable @inline(__always)
   final func offer(_ value: Output) {
+    // Decided where the output type is known, so it folds away: a value of an empty type
+    // has no address worth passing (it may come out null).
+    if MemoryLayout<Output>.size == 0 { return entry(self, .emptyValue) }
     withUnsafePointer(to: value) { entry(self, .value(UnsafeRawPointer($0))) }
   }
 
@@ -65,9 +68,11 @@ class SubjectConduit<Output, Failure: Error>: SubscriptionObject, CustomStringCo
 /// What happens to a conduit: the events its one entry point takes.
 @usableFromInline
 enum ConduitEvent {
-  /// A value to offer, by address; `nil` for the one value of an empty type (`Void`, as
-  /// `objectWillChange` sends), whose address is arbitrary and may come out null.
-  case value(UnsafeRawPointer?)
+  /// A value to offer, by address.
+  case value(UnsafeRawPointer)
+  /// The one value of an empty type (`Void`, as `objectWillChange` sends), whose address
+  /// is arbitrary and may come out null.
+  case emptyValue
   /// The subscriber asks for more.
   case request(Subscribers.Demand)
   /// The subscriber cancels.

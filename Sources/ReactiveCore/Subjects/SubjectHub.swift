@@ -3,8 +3,11 @@ import Synchronization
 /// The shared engine of both subjects: the conduit list, the current value, the
 /// completion and the upstream subscriptions, all under one lock.
 ///
-/// Sending copies the conduit list under the lock and offers the value to each conduit
-/// after unlocking, so subscribers run without any subject lock held.
+/// Sending takes the conduit list under the lock and offers the value to each conduit
+/// after unlocking, so subscribers run without any subject lock held. The send walks the
+/// list's storage in place, counted in ``sending`` rather than holding a reference; a
+/// change to the list while sends walk it copies the list and keeps the old storage in
+/// ``SubjectHubState/retired`` until the last of them ends.
 @usableFromInline
 final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, Failure>>,
   ConduitParent, CustomStringConvertible, CustomReflectable, @unchecked Sendable
@@ -23,6 +26,12 @@ final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, 
   /// ``attach(_:needsInitialValue:)``'s deferral of the first upstream request.
   @usableFromInline
   let hasUpstreams = Atomic(false)
+  /// How many sends are walking the conduit list now (see ``send(_:)``).
+  @usableFromInline
+  let sending = Atomic(0)
+  /// Whether ``SubjectHubState/retired`` holds lists to free once no send walks them.
+  @usableFromInline
+  let hasRetired = Atomic(false)
 
   @usableFromInline
   let kind: SubjectKind
@@ -81,7 +90,10 @@ final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, 
     }
     let (finished, deferred) = withLock {
       state -> (Subscribers.Completion<Failure>?, [any Subscription]) in
-      if state.completion == nil, conduit.isLive { state.conduits.append(conduit) }
+      if state.completion == nil, conduit.isLive {
+        retireListIfSending(&state)
+        state.conduits.append(conduit)
+      }
       guard defers else { return (state.completion, []) }
       state.attaching -= 1
       guard state.attaching == 0, state.demandWhileAttaching else {
@@ -112,19 +124,77 @@ final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, 
     withLock { $0.storedValue = value }
   }
 
+  /// Sends `value` to every conduit; `storing` is whether the subject keeps it as its
+  /// current value (a constant at each subject's call, so that a passthrough send does
+  /// not test the hub's ``keepsValue``).
   @inlinable
-  func send(_ value: Output) {
-    let targets = withLock { state -> ContiguousArray<SubjectConduit<Output, Failure>> in
-      guard state.completion == nil else { return [] }
-      if keepsValue { state.storedValue = value }
-      return state.conduits
+  func send(_ value: Output, storing: Bool) {
+    // The list is walked in place, without the lock and without a reference of its own:
+    // counting this send in `sending` keeps its storage as it is until the walk ends
+    // (see ``SubjectHubState/retired``). Retaining a copy instead, and releasing it after,
+    // cost a value about 40 of its 280 instructions (`subject_sink`).
+    let walked = withLock { state -> UnsafeBufferPointer<SubjectConduit<Output, Failure>>? in
+      guard state.completion == nil else { return nil }
+      if storing { state.storedValue = value }
+      sending.wrappingAdd(1, ordering: .relaxed)
+      // The pointer outlives the closure on purpose: `sending` keeps the storage.
+      return state.conduits.withUnsafeBufferPointer { $0 }
     }
-    // The copied list keeps every conduit alive: reach each without a retain of its own.
-    targets.withUnsafeBufferPointer { conduits in
-      for index in conduits.indices {
-        Unmanaged.passUnretained(conduits[index])._withUnsafeGuaranteedRef { $0.offer(value) }
-      }
+    guard let walked else { return }
+    for index in walked.indices {
+      // The list keeps every conduit alive: reach each without a retain of its own.
+      Unmanaged.passUnretained(walked[index])._withUnsafeGuaranteedRef { $0.offer(value) }
     }
+    // The last send out frees the lists a change retired meanwhile. (The change looks at
+    // `sending` again after marking `hasRetired`, so one of the two sees the other.)
+    if sending.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue == 0,
+      hasRetired.load(ordering: .sequentiallyConsistent)
+    {
+      freeRetiredLists()
+    }
+  }
+
+  /// Makes the next change to the conduit list leave the storage that sends are walking
+  /// as it is: if any send is walking it, it is kept in ``SubjectHubState/retired`` (so
+  /// the change copies it, as a shared array does). Call with the lock held, before
+  /// changing `state.conduits`.
+  @inlinable @inline(__always)
+  func retireListIfSending(_ state: inout SubjectHubState<Output, Failure>) {
+    if sending.load(ordering: .sequentiallyConsistent) > 0 { retireList(&state) }
+  }
+
+  /// ``retireListIfSending(_:)``'s rare half, out of line.
+  @usableFromInline
+  func retireList(_ state: inout SubjectHubState<Output, Failure>) {
+    state.retired.append(state.conduits)
+    hasRetired.store(true, ordering: .sequentiallyConsistent)
+    // A send that ended between the check and the mark saw no mark: free for it. (Under
+    // the lock, as a change that removes a conduit lets go of it: a conduit leaves the
+    // list only once it has ended, so it no longer holds its subscriber.)
+    if sending.load(ordering: .sequentiallyConsistent) == 0 { takeRetiredLocked(&state) }
+  }
+
+  /// Frees the retired lists once no send is walking any of them.
+  @usableFromInline
+  func freeRetiredLists() {
+    let taken = withLock { state -> [ContiguousArray<SubjectConduit<Output, Failure>>] in
+      guard sending.load(ordering: .sequentiallyConsistent) == 0 else { return [] }
+      return takeRetiredLocked(&state)
+    }
+    // Freed outside the lock, so that other threads' sends do not wait on it.
+    _ = taken
+  }
+
+  /// Takes the retired lists out of the state; call with the lock held and no send
+  /// walking.
+  @usableFromInline
+  @discardableResult
+  func takeRetiredLocked(_ state: inout SubjectHubState<Output, Failure>)
+    -> [ContiguousArray<SubjectConduit<Output, Failure>>]
+  {
+    hasRetired.store(false, ordering: .relaxed)
+    defer { state.retired = [] }
+    return state.retired
   }
 
   func complete(_ completion: Subscribers.Completion<Failure>) {
@@ -133,6 +203,7 @@ final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, 
       state.completion = completion
       isCompleted.store(true, ordering: .releasing)
       // Upstream subscriptions stay until the subject goes away, as in Combine.
+      retireListIfSending(&state)
       defer {
         state.conduits = []
         state.endedConduits = 0
@@ -200,6 +271,7 @@ final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, 
   func remove(_ conduit: SubjectConduit<Output, Failure>) {
     withLock { state in
       if let last = state.conduits.last, last === conduit {
+        retireListIfSending(&state)
         state.conduits.removeLast()
         while let last = state.conduits.last, !last.isLive {
           state.conduits.removeLast()
@@ -211,6 +283,7 @@ final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, 
       guard state.endedConduits > SubjectHubState<Output, Failure>.compactionFloor,
         state.endedConduits * 2 > state.conduits.count
       else { return }
+      retireListIfSending(&state)
       state.conduits.removeAll { !$0.isLive }
       state.endedConduits = 0
     }
@@ -223,6 +296,12 @@ struct SubjectHubState<Output, Failure: Error> {
   /// The subscribers' conduits, in subscription order.
   @usableFromInline
   var conduits = ContiguousArray<SubjectConduit<Output, Failure>>()
+  /// Lists of conduits that sends may still be walking, kept from the moment a change to
+  /// `conduits` would have rewritten or freed them (so the change copied instead) until
+  /// no send is walking: a send walks the list's storage in place, counted in
+  /// ``SubjectHub/sending``, holding no reference of its own.
+  @usableFromInline
+  var retired: [ContiguousArray<SubjectConduit<Output, Failure>>] = []
   /// How many conduits in `conduits` were cancelled since the last compaction (see
   /// ``SubjectHub/remove(_:)``).
   @usableFromInline

@@ -60,6 +60,41 @@ import Testing
     }
   }
 
+  /// Sends walk the subscriber list without a reference of their own while other
+  /// threads subscribe and cancel (the list grows, moves and is compacted under them):
+  /// a subscriber that stays gets every value once, and every one that left is let go
+  /// once the sends are over.
+  @Test func subscribersComingAndGoingWhileOthersSendLoseNothingAndLetGo() {
+    for _ in 0..<10 {
+      let subject = PassthroughSubject<Int, Never>()
+      let steady = Recorder()
+      subject.subscribe(steady)
+      let churned = LockedBox<[Weak]>([])
+      DispatchQueue.concurrentPerform(iterations: 4) { index in
+        if index < 2 {
+          for value in 0..<2_000 { subject.send(value) }
+          return
+        }
+        for _ in 0..<300 {
+          let recorders = (0..<5).map { _ in Recorder() }
+          for recorder in recorders { subject.subscribe(recorder) }
+          churned.withLock { $0 += recorders.map { Weak($0) } }
+          for recorder in recorders { recorder.subscription.withLock { $0 }?.cancel() }
+        }
+      }
+      #expect(steady.received.load(ordering: .relaxed) == 4_000)
+      #expect(steady.overlaps.load(ordering: .relaxed) == 0)
+      #expect(churned.withLock { $0.allSatisfy { $0.object == nil } })
+      withExtendedLifetime(subject) {}
+    }
+  }
+
+  /// A weak reference to a recorder, to check that it was let go.
+  struct Weak: @unchecked Sendable {
+    weak var object: Recorder?
+    init(_ object: Recorder) { self.object = object }
+  }
+
   @Test func aCompletionRacingWithSendsArrivesOnceAfterEveryValueAndLetsGo() {
     for _ in 0..<20 {
       let subject = PassthroughSubject<Int, Never>()

@@ -199,8 +199,12 @@ struct TypedDelivery<Value: Sendable>: Delivery {
   static func send(_ mutation: Mutation<Value>, to observers: [EntryObserver<Value>]) {
     // `observers` holds each observer for the loop; borrowing them saves a retain each.
     for index in observers.indices {
-      unowned(unsafe) let observer = observers[index]
-      if observer.isLive.load(ordering: .acquiring) { observer.deliver.call(mutation) }
+      // Reached as a guaranteed reference, so that calling its `let` closure needs no
+      // retain of the closure's context either (an unowned-unsafe local still paid one
+      // per call: 25 of `store_stage_notify`'s 762 instructions).
+      Unmanaged.passUnretained(observers[index])._withUnsafeGuaranteedRef { observer in
+        if observer.isLive.load(ordering: .acquiring) { observer.deliver.call(mutation) }
+      }
     }
   }
 }

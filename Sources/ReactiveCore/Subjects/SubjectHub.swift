@@ -26,12 +26,16 @@ final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, 
   /// ``attach(_:needsInitialValue:)``'s deferral of the first upstream request.
   @usableFromInline
   let hasUpstreams = Atomic(false)
-  /// How many sends are walking the conduit list now (see ``send(_:)``).
+  /// How many sends are walking the conduit list now (see ``send(_:storing:)``), plus
+  /// ``retiredFlag`` while ``SubjectHubState/retired`` holds lists to free once none is.
+  /// One word, so that the last send out and a change retiring a list meanwhile see each
+  /// other: their read-modify-writes of it are ordered, and the later one frees.
   @usableFromInline
   let sending = Atomic(0)
-  /// Whether ``SubjectHubState/retired`` holds lists to free once no send walks them.
-  @usableFromInline
-  let hasRetired = Atomic(false)
+
+  /// The bit of ``sending`` that says lists wait in ``SubjectHubState/retired``.
+  @inlinable
+  static var retiredFlag: Int { 1 << 48 }
 
   @usableFromInline
   let kind: SubjectKind
@@ -145,11 +149,8 @@ final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, 
       // The list keeps every conduit alive: reach each without a retain of its own.
       Unmanaged.passUnretained(walked[index])._withUnsafeGuaranteedRef { $0.offer(value) }
     }
-    // The last send out frees the lists a change retired meanwhile. (The change looks at
-    // `sending` again after marking `hasRetired`, so one of the two sees the other.)
-    if sending.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue == 0,
-      hasRetired.load(ordering: .sequentiallyConsistent)
-    {
+    // The last send out frees the lists a change retired meanwhile.
+    if sending.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == Self.retiredFlag {
       freeRetiredLists()
     }
   }
@@ -160,39 +161,46 @@ final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, 
   /// changing `state.conduits`.
   @inlinable @inline(__always)
   func retireListIfSending(_ state: inout SubjectHubState<Output, Failure>) {
-    if sending.load(ordering: .sequentiallyConsistent) > 0 { retireList(&state) }
+    if sending.load(ordering: .acquiring) != 0 { retireList(&state) }
   }
 
   /// ``retireListIfSending(_:)``'s rare half, out of line.
   @usableFromInline
   func retireList(_ state: inout SubjectHubState<Output, Failure>) {
+    // (Under the lock, so no send starts meanwhile: the count only goes down.)
+    if sending.load(ordering: .acquiring) & (Self.retiredFlag - 1) == 0 {
+      // No send walks any list: what is retired can go now (a last send out is on its
+      // way to doing so, and will find nothing).
+      takeRetiredLocked(&state)
+      return
+    }
     state.retired.append(state.conduits)
-    hasRetired.store(true, ordering: .sequentiallyConsistent)
-    // A send that ended between the check and the mark saw no mark: free for it. (Under
-    // the lock, as a change that removes a conduit lets go of it: a conduit leaves the
-    // list only once it has ended, so it no longer holds its subscriber.)
-    if sending.load(ordering: .sequentiallyConsistent) == 0 { takeRetiredLocked(&state) }
+    let before = sending.bitwiseOr(Self.retiredFlag, ordering: .acquiringAndReleasing).oldValue
+    // The last send left between the check and the flag, so it did not see the flag.
+    // (Freed under the lock, as a change that removes a conduit lets go of it: a conduit
+    // leaves the list only once it has ended, so it no longer holds its subscriber.)
+    if before & (Self.retiredFlag - 1) == 0 { takeRetiredLocked(&state) }
   }
 
   /// Frees the retired lists once no send is walking any of them.
   @usableFromInline
   func freeRetiredLists() {
     let taken = withLock { state -> [ContiguousArray<SubjectConduit<Output, Failure>>] in
-      guard sending.load(ordering: .sequentiallyConsistent) == 0 else { return [] }
+      guard sending.load(ordering: .acquiring) == Self.retiredFlag else { return [] }
       return takeRetiredLocked(&state)
     }
     // Freed outside the lock, so that other threads' sends do not wait on it.
     _ = taken
   }
 
-  /// Takes the retired lists out of the state; call with the lock held and no send
-  /// walking.
+  /// Takes the retired lists out of the state and clears ``retiredFlag``; call with the
+  /// lock held and no send walking.
   @usableFromInline
   @discardableResult
   func takeRetiredLocked(_ state: inout SubjectHubState<Output, Failure>)
     -> [ContiguousArray<SubjectConduit<Output, Failure>>]
   {
-    hasRetired.store(false, ordering: .relaxed)
+    sending.bitwiseAnd(~Self.retiredFlag, ordering: .acquiringAndReleasing)
     defer { state.retired = [] }
     return state.retired
   }

@@ -85,7 +85,8 @@ import Testing
       #expect(steady.received.load(ordering: .relaxed) == 4_000)
       #expect(steady.overlaps.load(ordering: .relaxed) == 0)
       #expect(churned.withLock { $0.allSatisfy { $0.object == nil } })
-      withExtendedLifetime(subject) {}
+      // The recorder holds its subscription, which holds it until it ends.
+      steady.subscription.withLock { $0 }?.cancel()
     }
   }
 

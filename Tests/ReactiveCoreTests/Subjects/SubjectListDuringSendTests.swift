@@ -27,6 +27,8 @@ import Testing
     #expect(received[0] == [1, 2])
     #expect(received[1] == [1, 2])
     for index in 0..<joining { #expect(received[index + 2] == [2]) }
+    // The closures hold `keep`, which holds their sinks: cancelling breaks the cycle.
+    for cancellable in keep { cancellable.cancel() }
   }
 
   /// Cancelling most subscribers from inside a delivery compacts the list under the
@@ -49,7 +51,7 @@ import Testing
     #expect(received[0] == [1, 2])
     for index in 1..<27 { #expect(received[index].isEmpty) }
     for index in 27..<30 { #expect(received[index] == [1, 2]) }
-    withExtendedLifetime(cancellables) {}
+    for cancellable in cancellables { cancellable.cancel() }
   }
 
   /// Completing the subject from inside a delivery empties its list under the walk:
@@ -72,7 +74,7 @@ import Testing
     subject.send(2)
     #expect(values == [[1], [], []])
     #expect(finished == [true, true, true])
-    withExtendedLifetime(keep) {}
+    for cancellable in keep { cancellable.cancel() }
   }
 
   /// A subscriber cancelled from inside a delivery is let go once that send returns,
@@ -111,5 +113,6 @@ import Testing
     keep.append(subject.sink { log.append("b\($0)") })
     subject.send(1)
     #expect(log == ["a1", "a2", "b2", "c2", "b1"])
+    for cancellable in keep { cancellable.cancel() }
   }
 }

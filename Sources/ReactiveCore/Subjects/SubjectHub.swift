@@ -302,6 +302,10 @@ final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, 
 @usableFromInline
 struct SubjectHubState<Output, Failure: Error> {
   /// The subscribers' conduits, in subscription order.
+  ///
+  /// - Important: Sends walk this list's storage without the lock. Every change to it
+  ///   calls ``SubjectHub/retireListIfSending(_:)`` first, under the lock, so that a
+  ///   change made while sends walk copies the list instead of rewriting or freeing it.
   @usableFromInline
   var conduits = ContiguousArray<SubjectConduit<Output, Failure>>()
   /// Lists of conduits that sends may still be walking, kept from the moment a change to

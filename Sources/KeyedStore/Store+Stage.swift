@@ -57,7 +57,7 @@ extension Store {
       return stageFirst(value, for: key, isRedundant: isRedundant)
     }
     // Entries are never removed, so the store keeps this one alive: no retain needed.
-    unowned(unsafe) let entry = found
+    unowned(unsafe) let entry = found.takeUnretainedValue()
     let oldValue = entry.value
     if let oldValue, isRedundant(oldValue) {
       state.lock.unlock()

@@ -109,14 +109,18 @@ final class StoreStorage: @unchecked Sendable {
   }
 
   /// ``StoreState/existingEntry(for:)`` for a caller holding the lock, reading only the
-  /// entries in place: called on `value` as a whole, the method would copy the state (and
-  /// retain each of its collections) on every stage.
+  /// entries in place (called on `value` as a whole, the method would copy the state and
+  /// retain each of its collections on every stage), and unretained: the table keeps
+  /// every entry as long as the store, so `stage` borrows it.
   @inlinable
-  func existingEntry<Value: Sendable>(for key: StoreKey<Value>) -> TypedEntry<Value>? {
-    guard let existing = value.entries[key.name],
-      ObjectIdentifier(existing.valueType) == ObjectIdentifier(Value.self)
+  func existingEntry<Value: Sendable>(for key: StoreKey<Value>) -> Unmanaged<TypedEntry<Value>>? {
+    guard let existing = value.entries.unretainedEntry(for: key),
+      existing._withUnsafeGuaranteedRef({
+        ObjectIdentifier($0.valueType) == ObjectIdentifier(Value.self)
+      })
     else { return nil }
-    return unsafeDowncast(existing, to: TypedEntry<Value>.self)
+    // Created, and checked, for this value type on the key's first use.
+    return Unmanaged.fromOpaque(existing.toOpaque())
   }
 }
 
@@ -124,7 +128,7 @@ final class StoreStorage: @unchecked Sendable {
 @usableFromInline
 struct StoreState {
   @usableFromInline
-  var entries: [String: StoreEntry] = [:]
+  var entries = EntryTable()
   var nextObserverID: UInt64 = 0
 
   // Persistence; see StoreState+Persistence.swift.
@@ -152,7 +156,7 @@ struct StoreState {
   mutating func entry<Value: Sendable>(for key: StoreKey<Value>) -> Result<
     TypedEntry<Value>, StoreError
   > {
-    guard let existing = entries[key.name] else { return .success(makeEntry(key)) }
+    guard let existing = entries[key] else { return .success(makeEntry(key)) }
     guard ObjectIdentifier(existing.valueType) == ObjectIdentifier(Value.self) else {
       return .failure(
         .typeMismatch(key: key.name, expected: "\(existing.valueType)", actual: "\(Value.self)"))
@@ -173,7 +177,7 @@ struct StoreState {
   /// The entry of `key` if it exists with that value type.
   @inlinable
   func existingEntry<Value: Sendable>(for key: StoreKey<Value>) -> TypedEntry<Value>? {
-    guard let existing = entries[key.name],
+    guard let existing = entries[key],
       ObjectIdentifier(existing.valueType) == ObjectIdentifier(Value.self)
     else { return nil }
     return unsafeDowncast(existing, to: TypedEntry<Value>.self)

@@ -11,6 +11,7 @@ class StoreEntry {
   @usableFromInline
   let valueType: any Sendable.Type
   /// The key's name.
+  @usableFromInline
   let name: String
   /// Whether the store writes this key to its file: a persisting store, a `Codable`
   /// value, and a key not declared `persisted: false`.

@@ -9,7 +9,7 @@ extension StoreState {
   @usableFromInline
   mutating func makeEntry<Value: Sendable>(_ key: StoreKey<Value>) -> TypedEntry<Value> {
     let entry = TypedEntry(key)
-    entries[key.name] = entry
+    entries.bind(entry, to: key)
     guard let filePath, key.isPersisted, Value.self is any Codable.Type else { return entry }
     entry.persists = true
     if let json = stored.removeValue(forKey: key.name) {
@@ -29,7 +29,7 @@ extension StoreState {
   @usableFromInline
   mutating func entryForReading<Value: Sendable>(_ key: StoreKey<Value>) -> TypedEntry<Value>? {
     if let existing = existingEntry(for: key) { return existing }
-    guard entries[key.name] == nil, stored[key.name] != nil else { return nil }
+    guard entries[key] == nil, stored[key.name] != nil else { return nil }
     return makeEntry(key)
   }
 

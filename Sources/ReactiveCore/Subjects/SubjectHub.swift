@@ -61,15 +61,19 @@ final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, 
 
   // Inlinable so the conduit, and the `offer` closure inside it, are specialised for the
   // concrete subscriber chain in the caller's module.
-  @inlinable
+  //
+  // Returns the subscriber's conduit, or `nil` when the subject had completed (the
+  // subscriber got the completion through an empty subscription).
+  @inlinable @discardableResult
   func attach<S: Subscriber>(_ subscriber: S, needsInitialValue: Bool)
+    -> SubjectConduit<Output, Failure>?
   where S.Input == Output, S.Failure == Failure {
     // As in Combine, a subscriber that comes after the completion gets it through an
     // empty subscription.
     if isCompleted.load(ordering: .acquiring), let finished = withLock({ $0.completion }) {
       subscriber.receive(subscription: Subscriptions.empty)
       subscriber.receive(completion: finished)
-      return
+      return nil
     }
     let conduit = Conduit(
       parent: self, downstream: subscriber, needsInitialValue: needsInitialValue)
@@ -108,6 +112,7 @@ final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, 
     }
     for subscription in deferred { subscription.request(.unlimited) }
     if let finished { conduit.finish(finished) }
+    return conduit
   }
 
   /// Records the first downstream demand; returns the upstreams to ask for values now.

@@ -22,8 +22,9 @@ extension Subscribers {
     //
     // The sink is packed into 72 bytes, which malloc serves from its 80-byte chunks: with a
     // `Lock` (5 bytes, padded to 8) and two `Bool` flags beside an 8-byte `gate` it took 80
-    // bytes, a 96-byte chunk. A live `sink` is a sink, a conduit and an `AnyCancellable`, so
-    // those 16 bytes are 7% of its memory. So the mutex is bare (4 bytes) and the flags
+    // bytes, a 96-byte chunk. A live `sink` on a publisher is a sink, a subscription and an
+    // `AnyCancellable`, so those 16 bytes are 7% of its memory. (On a subject there is no
+    // sink at all: see `SubjectSink.swift`.) So the mutex is bare (4 bytes) and the flags
     // share `gate`'s 4 bytes with the delivery count; whether to annotate the mutex for the
     // thread sanitizer is the process-wide `ThreadSanitizerHooks.isActive`.
 
@@ -234,6 +235,12 @@ extension Publisher {
     receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
     receiveValue: @escaping (Output) -> Void
   ) -> AnyCancellable {
+    // On a subject, the subject's conduit does the sink's work (see `SubjectSink.swift`).
+    if let (hub, needsInitialValue) = SubjectHub<Output, Failure>.of(self) {
+      return hub.sink(
+        SubjectClosureSink(receiveCompletion: receiveCompletion, receiveValue: receiveValue),
+        needsInitialValue: needsInitialValue)
+    }
     let sink = Subscribers.Sink<Output, Failure>(
       receiveCompletion: receiveCompletion, receiveValue: receiveValue)
     subscribe(sink)
@@ -252,7 +259,10 @@ extension Publisher where Failure == Never {
   ///   deallocated.
   @inlinable
   public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
-    sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
+    if let (hub, needsInitialValue) = SubjectHub<Output, Failure>.of(self) {
+      return hub.sink(SubjectValueSink(receiveValue), needsInitialValue: needsInitialValue)
+    }
+    return sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
   }
 }
 

@@ -16,7 +16,7 @@ struct EntryTable {
   @usableFromInline
   struct Slot {
     @usableFromInline
-    var hash: UInt64
+    var hash: UInt32
     @usableFromInline
     var entry: Unmanaged<StoreEntry>?
   }
@@ -34,7 +34,7 @@ struct EntryTable {
 
   /// The entry named `name`, whose hash is `hash`, unretained, if it is bound.
   @inlinable
-  func unretainedEntry(named name: String, hash: UInt64) -> Unmanaged<StoreEntry>? {
+  func unretainedEntry(named name: String, hash: UInt32) -> Unmanaged<StoreEntry>? {
     let mask = slots.count - 1
     var index = Int(truncatingIfNeeded: hash) & mask
     while let entry = slots[index].entry {
@@ -92,7 +92,7 @@ enum EntryName {
   /// The hash a table finds `name` by; the same for every name equal to it (it is the
   /// string's own `hashValue`, which follows `String`'s equality), and for every key of
   /// that name.
-  static func hash(of name: String) -> UInt64 {
-    UInt64(bitPattern: Int64(name.hashValue)) >> 1
+  static func hash(of name: String) -> UInt32 {
+    UInt32(truncatingIfNeeded: name.hashValue)
   }
 }

@@ -14,18 +14,12 @@ public struct StoreKey<Value: Sendable>: Hashable, Sendable, CustomStringConvert
   public let name: String
   /// Whether a persisting store writes this key's value to its file (when `Value` is
   /// `Codable`); `false` keeps it in memory only.
-  public var isPersisted: Bool { bits & 1 != 0 }
-  /// The name's hash, computed once here rather than on every stage (a store finds its
-  /// entry by it; see `EntryTable`), shifted left by one, with `isPersisted` in bit 0.
-  /// One field for both: a separate hash field made every ``Mutation`` one field more,
-  /// and the compiler then destroyed each through run-time value witnesses (measured: 63
-  /// more instructions per stage).
+  public let isPersisted: Bool
+  /// The name's hash, computed once here rather than on every stage: a store finds its
+  /// entry by it (see `EntryTable`). Thirty-two bits, so that it fits the padding after
+  /// `isPersisted` and a key stays 24 bytes.
   @usableFromInline
-  let bits: UInt64
-
-  /// The name's hash.
-  @inlinable
-  var nameHash: UInt64 { bits >> 1 }
+  let nameHash: UInt32
 
   /// Creates a key; a persisting store writes its value to the file when `Value` is
   /// `Codable`.
@@ -48,7 +42,8 @@ public struct StoreKey<Value: Sendable>: Hashable, Sendable, CustomStringConvert
   ///     a cache) out of the file. The first use of a name in a store decides.
   public init(_ name: String, persisted: Bool) {
     self.name = name
-    self.bits = EntryName.hash(of: name) << 1 | (persisted ? 1 : 0)
+    self.isPersisted = persisted
+    self.nameHash = EntryName.hash(of: name)
   }
 
   /// Keys are equal when their names are.

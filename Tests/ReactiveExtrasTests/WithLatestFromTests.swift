@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import ReactiveCore
 import ReactiveExtras
 import Testing
@@ -188,5 +189,97 @@ import Testing
             $0.cancel()
           }, receiveValue: { _ in .none }, receiveCompletion: { _ in }))
     #expect(description == "WithLatestFrom.Subscription<String, Never>")
+  }
+}
+
+/// What a subscriber saw, in order, for checks that no value follows the completion.
+private final class OrderLog: Subscriber, @unchecked Sendable {
+  typealias Input = Int
+  typealias Failure = TestError
+  private let box = LockedBox<(events: [String], valuesAfterEnd: Int)>(([], 0))
+
+  var valuesAfterEnd: Int { box.withLock { $0.valuesAfterEnd } }
+  var completions: Int { box.withLock { $0.events.count { $0 == "end" } } }
+
+  func receive(subscription: any Subscription) { subscription.request(.unlimited) }
+  func receive(_ input: Int) -> Subscribers.Demand {
+    box.withLock { log in
+      if log.events.contains("end") { log.valuesAfterEnd += 1 }
+      // Only whether a value came before the end matters: one entry says so.
+      if log.events.isEmpty { log.events.append("value") }
+    }
+    return .none
+  }
+  func receive(completion: Subscribers.Completion<TestError>) {
+    box.withLock { $0.events.append("end") }
+  }
+}
+
+@Suite struct WithLatestFromOrderingTests {
+  /// The other side fails on one thread while a value is being combined on another:
+  /// the failure is the last thing the subscriber sees, and it sees it once. (The
+  /// selector dawdles, so that the failure arrives while the value is on its way.)
+  @Test func noValueFollowsTheOthersFailure() {
+    let upstream = PassthroughSubject<Int, TestError>()
+    let other = CurrentValueSubject<Int, TestError>(1)
+    let log = OrderLog()
+    let combining = DispatchSemaphore(value: 0)
+    upstream.withLatestFrom(other) { value, latest in
+      if value == 1 {
+        combining.signal()
+        usleep(50_000)
+      }
+      return value + latest
+    }.subscribe(log)
+    DispatchQueue.concurrentPerform(iterations: 2) { index in
+      if index == 0 {
+        upstream.send(1)
+      } else {
+        combining.wait()
+        other.send(completion: .failure(.oops))
+      }
+    }
+    upstream.send(2)
+    #expect(log.valuesAfterEnd == 0)
+    #expect(log.completions == 1)
+  }
+
+  /// A change of the other side made before a value, on the same thread, is the one the
+  /// value combines with, also after many values have been combined with the old one.
+  @Test func aValueSeesTheOthersChangeMadeBeforeIt() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let other = CurrentValueSubject<Int, Never>(0)
+    let recorder = Recorder<Int, Never>()
+    upstream.withLatestFrom(other) { $1 }.subscribe(recorder)
+    var expected: [Int] = []
+    for round in 1...100 {
+      for _ in 0..<round % 3 {
+        upstream.send(0)
+        expected.append(round - 1)
+      }
+      other.send(round)
+    }
+    upstream.send(0)
+    expected.append(100)
+    #expect(recorder.values == expected)
+    recorder.cancel()
+  }
+
+  /// Values sent after a cancel made from inside a delivery reach nobody.
+  @Test func aCancelFromInsideADeliveryStopsLaterValues() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let other = CurrentValueSubject<Int, Never>(0)
+    var received: [Int] = []
+    var cancellable: AnyCancellable?
+    cancellable = upstream.withLatestFrom(other) { $0 + $1 }.sink { value in
+      received.append(value)
+      if value == 2 {
+        cancellable?.cancel()
+        upstream.send(99)
+      }
+    }
+    for value in 1...4 { upstream.send(value) }
+    #expect(received == [1, 2])
+    _ = cancellable
   }
 }

@@ -1,4 +1,5 @@
 import ReactiveCore
+import Synchronization
 
 /// The subscription of `withLatestFrom`: downstream demand goes to the upstream; the other
 /// publisher is asked for everything and only its latest value is kept. As in CombineExt,
@@ -6,9 +7,14 @@ import ReactiveCore
 /// finished without one), so a cold upstream's values wait for something to combine with,
 /// and demand asked for before then is passed on when it is.
 ///
+/// A value takes no lock but the delivery lock: the latest value it combines with is a
+/// copy kept under that lock, refreshed from the shared state only when the other side
+/// has changed it since (`latestChanged`), so a value costs one lock, not two.
+///
 /// - Note: Thread-safe. Its box's lock guards the state; `deliveryLock` keeps deliveries to the
 ///   subscriber from overlapping, since the other side may complete it from its own
-///   thread.
+///   thread, and guards the copy of the latest value and whether the stream has ended for
+///   the subscriber, so that no value follows the completion.
 @usableFromInline
 final class WithLatestFromSubscription<
   Upstream: Publisher, Other: Publisher, Downstream: Subscriber
@@ -46,6 +52,19 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
   let state: LockedBox<State>
   @usableFromInline
   let deliveryLock = RecursiveLock()
+  /// Set after the other side's value or the end changes the state, cleared by the next
+  /// value when it copies them: a value reads this flag instead of taking the state's lock.
+  @usableFromInline
+  let latestChanged = Atomic<Bool>(false)
+  /// The latest value as deliveries see it; guarded by `deliveryLock`.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var deliveredLatest: Other.Output?
+  /// Whether the subscriber has been completed or the subscription has ended, as
+  /// deliveries see it; guarded by `deliveryLock`.
+  @usableFromInline
+  @exclusivity(unchecked)
+  var deliveryEnded = false
   @usableFromInline
   let downstream: Downstream
   @usableFromInline
@@ -78,11 +97,26 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    let latest = state.withLock { $0.isTerminal ? nil : $0.latest }
-    // Nothing to combine with yet: the value is dropped, and its demand asked again.
-    guard let latest else { return .max(1) }
-    let value = resultSelector(input, latest)
-    return deliveryLock.withLock { downstream.receive(value) }
+    let entered = deliveryLock.enter()
+    defer { deliveryLock.exit(entered) }
+    if latestChanged.load(ordering: .acquiring) { refreshLatest() }
+    guard let latest = deliveredLatest else {
+      // Nothing to combine with yet: the value is dropped, and its demand asked again.
+      return deliveryEnded ? .none : .max(1)
+    }
+    return downstream.receive(resultSelector(input, latest))
+  }
+
+  /// Copies the latest value, and whether the stream has ended, from the shared state;
+  /// call holding `deliveryLock`.
+  @usableFromInline
+  func refreshLatest() {
+    // Cleared before the state is read: a change made meanwhile sets the flag again
+    // after its write, so the next value copies it.
+    latestChanged.store(false, ordering: .relaxed)
+    let (latest, isTerminal) = state.withLock { ($0.latest, $0.isTerminal) }
+    if isTerminal { deliveryEnded = true }
+    deliveredLatest = isTerminal ? nil : latest
   }
 
   @inlinable
@@ -108,6 +142,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
       state.latest = value
       return state.source.take()
     }
+    latestChanged.store(true, ordering: .releasing)
     source?.subscribe(self)
   }
 
@@ -141,8 +176,14 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
       return .ends(cancelling: state[keyPath: side])
     }
     guard case .ends(let toCancel) = ending else { return }
+    latestChanged.store(true, ordering: .releasing)
     toCancel?.cancel()
-    deliveryLock.withLock { downstream.receive(completion: completion) }
+    deliveryLock.withLock {
+      // A value that took the delivery lock first is delivered first; none after this.
+      deliveryEnded = true
+      deliveredLatest = nil
+      downstream.receive(completion: completion)
+    }
   }
 
   @inlinable
@@ -168,6 +209,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
       }
       return [state.upstream, state.other].compactMap { $0 }
     }
+    latestChanged.store(true, ordering: .releasing)
     for subscription in subscriptions { subscription.cancel() }
   }
 

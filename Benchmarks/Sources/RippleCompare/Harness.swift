@@ -50,34 +50,13 @@ func measure(_ workload: Workload, rounds: Int, scale: Double) -> Result {
     contestant.map { _ = nanoseconds(max(1, $0.n / 10), $0.run) }
   }
   var samples: [[Double]] = Array(repeating: [], count: contestants.count)
-  for round in 0..<rounds {
+  for _ in 0..<rounds {
     for (index, contestant) in contestants.enumerated() {
-      guard let contestant else { continue }
-      samples[index].append(
-        withHeapShifted(round: round) { nanoseconds(contestant.n, contestant.run) })
+      if let contestant { samples[index].append(nanoseconds(contestant.n, contestant.run)) }
     }
   }
   func result(_ index: Int) -> Double? { samples[index].isEmpty ? nil : median(samples[index]) }
   return Result(
     ripple: median(samples[0]), openCombine: result(1), baseline: result(2),
     asyncStream: result(3), asyncChannel: result(4))
-}
-
-/// Runs `body` with a block of a size that depends on `round` held on the heap, so that
-/// each round's objects land at different addresses.
-///
-/// On this kind of machine the same binary runs a workload in one of two speeds depending
-/// on where its objects land (a probe that moved one `withLatestFrom` pipeline by 16-byte
-/// steps measured 26 or 46 ns per value, `subject.sink` 16 or 28, `map` + `sink` 22 or 36);
-/// without this, every round of a process got the same layout and the same speed, and the
-/// median of a run was whichever speed that process drew. With it, each round draws its
-/// own layout (the same sequence in every run, for every contestant), and the median is
-/// over layouts. The sizes step through 16 … 4,096 bytes in a scattered order.
-func withHeapShifted<Result>(round: Int, _ body: () -> Result) -> Result {
-  let size = 16 * (1 + (round * 97) % 256)
-  let block = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
-  defer { block.deallocate() }
-  // Touched, so that the allocation cannot be dropped.
-  block.storeBytes(of: UInt8(truncatingIfNeeded: round), as: UInt8.self)
-  return body()
 }

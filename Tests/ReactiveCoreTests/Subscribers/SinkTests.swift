@@ -120,6 +120,30 @@ private final class NSLockLike: @unchecked Sendable {
     held.withLock { $0 = nil }
   }
 
+  /// The upstream completes from inside the value closure (a subject sent its completion
+  /// from there): the closure stays alive until it returns, then both closures go.
+  @Test func aCompletionFromInsideTheValueClosureReleasesItAfterwards() {
+    weak var weakToken: Token?
+    let subject = PassthroughSubject<Int, Never>()
+    let completions = LockedBox(0)
+    var cancellable: AnyCancellable?
+    do {
+      let token = Token()
+      weakToken = token
+      cancellable = subject.map { $0 }.sink(
+        receiveCompletion: { _ in completions.withLock { $0 += 1 } },
+        receiveValue: { _ in
+          subject.send(completion: .finished)
+          #expect(weakToken != nil)
+          withExtendedLifetime(token) {}
+        })
+    }
+    subject.send(1)
+    #expect(completions.withLock { $0 } == 1)
+    #expect(weakToken == nil)
+    _ = cancellable
+  }
+
   @Test func cancellingASinkReleasesItsClosures() {
     let subject = PassthroughSubject<Int, Never>()
     weak var weakToken: Token?

@@ -167,6 +167,21 @@ extension Subscribers {
       released?.release()
     }
 
+    /// Ends the sink: closes `gate` and lets go of the upstream and the completion
+    /// closure. Returns the value closure's holder for the caller to release after
+    /// unlocking, or `nil` when a delivery is calling it (the last one to return releases
+    /// it: this end may come from inside it). Call with the lock held.
+    func endHoldingLock() -> Unmanaged<SinkValueHandler<Input>>? {
+      let deliveries =
+        gate.bitwiseAnd(~SinkGate.ending, ordering: .acquiringAndReleasing).oldValue
+        & ~SinkGate.ending
+      let valueClosure = deliveries == 0 ? valueHandler : nil
+      if deliveries == 0 { valueHandler = nil }
+      upstream = nil
+      completionHandler = nil
+      return valueClosure
+    }
+
     deinit {
       valueHandler?.release()
     }
@@ -180,15 +195,7 @@ extension Subscribers {
         return
       }
       let completionClosure = completionHandler
-      let deliveries =
-        gate.bitwiseAnd(~SinkGate.ending, ordering: .acquiringAndReleasing).oldValue
-        & ~SinkGate.ending
-      // A delivery calling the value closure (this completion came from inside it) keeps
-      // it; the last one to return releases it.
-      let valueClosure = deliveries == 0 ? valueHandler : nil
-      if deliveries == 0 { valueHandler = nil }
-      upstream = nil
-      completionHandler = nil
+      let valueClosure = endHoldingLock()
       unlock()
       completionClosure?(completion)
       valueClosure?.release()
@@ -205,15 +212,7 @@ extension Subscribers {
         return
       }
       let taken = (upstream, completionHandler)
-      let deliveries =
-        gate.bitwiseAnd(~SinkGate.ending, ordering: .acquiringAndReleasing).oldValue
-        & ~SinkGate.ending
-      // No delivery is calling the value closure: release it now. Otherwise the last
-      // delivery to return does.
-      let valueClosure = deliveries == 0 ? valueHandler : nil
-      if deliveries == 0 { valueHandler = nil }
-      upstream = nil
-      completionHandler = nil
+      let valueClosure = endHoldingLock()
       unlock()
       valueClosure?.release()
       taken.0?.cancel()

@@ -13,8 +13,8 @@ import Synchronization
 ///
 /// - Note: Thread-safe. Its box's lock guards the state; `deliveryLock` keeps deliveries to the
 ///   subscriber from overlapping, since the other side may complete it from its own
-///   thread, and guards the copy of the latest value and whether the stream has ended for
-///   the subscriber, so that no value follows the completion.
+///   thread, and guards the copy of the latest value, which the end clears, so that no
+///   value follows the completion.
 @usableFromInline
 final class WithLatestFromSubscription<
   Upstream: Publisher, Other: Publisher, Downstream: Subscriber
@@ -56,15 +56,11 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
   /// value when it copies them: a value reads this flag instead of taking the state's lock.
   @usableFromInline
   let latestChanged = Atomic<Bool>(false)
-  /// The latest value as deliveries see it; guarded by `deliveryLock`.
+  /// The latest value as deliveries see it (`nil` once the stream has ended, as the
+  /// state's is); guarded by `deliveryLock`.
   @usableFromInline
   @exclusivity(unchecked)
   var deliveredLatest: Other.Output?
-  /// Whether the subscriber has been completed or the subscription has ended, as
-  /// deliveries see it; guarded by `deliveryLock`.
-  @usableFromInline
-  @exclusivity(unchecked)
-  var deliveryEnded = false
   @usableFromInline
   let downstream: Downstream
   @usableFromInline
@@ -100,23 +96,20 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
     let entered = deliveryLock.enter()
     defer { deliveryLock.exit(entered) }
     if latestChanged.load(ordering: .acquiring) { refreshLatest() }
-    guard let latest = deliveredLatest else {
-      // Nothing to combine with yet: the value is dropped, and its demand asked again.
-      return deliveryEnded ? .none : .max(1)
-    }
+    // Nothing to combine with (yet, or any more): the value is dropped, and its demand
+    // asked again.
+    guard let latest = deliveredLatest else { return .max(1) }
     return downstream.receive(resultSelector(input, latest))
   }
 
-  /// Copies the latest value, and whether the stream has ended, from the shared state;
-  /// call holding `deliveryLock`.
+  /// Copies the latest value from the shared state (where the end clears it); call
+  /// holding `deliveryLock`.
   @usableFromInline
   func refreshLatest() {
     // Cleared before the state is read: a change made meanwhile sets the flag again
     // after its write, so the next value copies it.
     latestChanged.store(false, ordering: .relaxed)
-    let (latest, isTerminal) = state.withLock { ($0.latest, $0.isTerminal) }
-    if isTerminal { deliveryEnded = true }
-    deliveredLatest = isTerminal ? nil : latest
+    deliveredLatest = state.withLock { $0.latest }
   }
 
   @inlinable
@@ -180,7 +173,6 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
     toCancel?.cancel()
     deliveryLock.withLock {
       // A value that took the delivery lock first is delivered first; none after this.
-      deliveryEnded = true
       deliveredLatest = nil
       downstream.receive(completion: completion)
     }

@@ -44,7 +44,9 @@ let package = Package(
   // `Synchronization.Mutex` needs these on Apple platforms; Linux has no floor.
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: (libraryModules + ["Ripple"]).map { .library(name: $0, targets: [$0]) },
-  targets: [.target(name: "ReactiveCore")]
+  targets: [.target(name: "ReactiveCore", dependencies: ["RippleFutex"])]
+    // The futex calls under ReactiveCore's lock on Linux (C: `syscall` is variadic).
+    + [.target(name: "RippleFutex")]
     + featureModules.map { .target(name: $0, dependencies: ["ReactiveCore"]) }
     + backendModules.map { module in
       .target(name: module.name, dependencies: module.dependencies.map { .target(name: $0) })

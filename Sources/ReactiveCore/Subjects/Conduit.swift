@@ -46,10 +46,10 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   let deliveryOwner = Atomic<UInt>(0)
   /// Held while calling into the subscriber, so deliveries never overlap.
   @usableFromInline
-  let deliveryMutex = Mutex<Void>(())
+  let deliveryMutex = RawMutex()
   /// Guards `parent`; see the type's invariant.
   @usableFromInline
-  let stateMutex = Mutex<Void>(())
+  let stateMutex = RawMutex()
   /// Everything else, in one word: a ``ConduitWord``'s bits.
   @usableFromInline
   let state: Atomic<UInt>
@@ -151,7 +151,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   func enterDelivery(tracked: Bool) -> Bool {
     let me = LockOwner.currentThread
     if deliveryOwner.load(ordering: .relaxed) == me { return false }
-    deliveryMutex._unsafeLock()
+    deliveryMutex.lock()
     if tracked { ThreadSanitizerHooks.didAcquire(address(of: 1)) }
     deliveryOwner.store(me, ordering: .relaxed)
     return true
@@ -165,7 +165,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     guard entered else { return }
     deliveryOwner.store(0, ordering: .relaxed)
     if tracked { ThreadSanitizerHooks.willRelease(address(of: 1)) }
-    deliveryMutex._unsafeUnlock()
+    deliveryMutex.unlock()
     // The unlock and this load, against an end's update of `state` and its try of the
     // lock, is Dekker's pattern: each side writes one and reads the other, so at least
     // one side sees the other. The unlock is a locked compare-and-swap on x86, a full
@@ -180,11 +180,11 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   @inlinable
   func withStateLock<Result>(_ body: () -> Result) -> Result {
     let tracked = load(.relaxed).isTracked
-    stateMutex._unsafeLock()
+    stateMutex.lock()
     if tracked { ThreadSanitizerHooks.didAcquire(address(of: 2)) }
     defer {
       if tracked { ThreadSanitizerHooks.willRelease(address(of: 2)) }
-      stateMutex._unsafeUnlock()
+      stateMutex.unlock()
     }
     return body()
   }
@@ -202,7 +202,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     // A delivery up this thread's stack holds the lock and still uses the subscriber.
     if deliveryOwner.load(ordering: .relaxed) == LockOwner.currentThread { return }
     let tracked = load(.relaxed).isTracked
-    guard deliveryMutex._unsafeTryLock() else { return }
+    guard deliveryMutex.tryLock() else { return }
     if tracked { ThreadSanitizerHooks.didAcquire(address(of: 1)) }
     let releases = withStateLock { () -> Bool in
       var word = load(.relaxed)
@@ -215,7 +215,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
       return false
     }
     if tracked { ThreadSanitizerHooks.willRelease(address(of: 1)) }
-    deliveryMutex._unsafeUnlock()
+    deliveryMutex.unlock()
     // Outside the locks: the subscriber's deinit may run, and `released` is ours alone.
     if releases { target.release() }
   }

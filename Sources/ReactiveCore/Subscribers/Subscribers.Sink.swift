@@ -34,7 +34,7 @@ extension Subscribers {
     /// The lock that guards `upstream`, the completion handler, changes to the value
     /// handler and the flag bits of `gate` (all but `open` change only with it held).
     @usableFromInline
-    let mutex = Mutex<Void>(())
+    let mutex = RawMutex()
     /// Whether values reach the closure, and how many deliveries are calling it now.
     /// ``SinkGate/open`` is set from the start, as in Combine (a value sent before the
     /// subscription is delivered), until the completion or a cancel; the bits from
@@ -51,7 +51,7 @@ extension Subscribers {
     /// Takes the lock.
     @inlinable @inline(__always)
     func lock() {
-      mutex._unsafeLock()
+      mutex.lock()
       // The process-wide flag, not a bit of `gate`: with it there, a delivery would have
       // to mask it out of the word to see whether it is the last one (two instructions
       // per value, measured).
@@ -62,7 +62,7 @@ extension Subscribers {
     @inlinable @inline(__always)
     func unlock() {
       if ThreadSanitizerHooks.isActive { ThreadSanitizerHooks.willRelease(lockAddress) }
-      mutex._unsafeUnlock()
+      mutex.unlock()
     }
 
     /// The sink's address, which names its lock to the thread sanitizer (which cannot

@@ -3,22 +3,29 @@ import Synchronization
 /// The one lock every Ripple type uses: a non-recursive mutex stored inline in its
 /// owner, with a `withLock` that lets non-`Sendable` state cross in and out.
 ///
-/// It wraps `Synchronization.Mutex` (no allocation, one atomic instruction each way when
-/// uncontended) and adds what the hot paths need: a separate ``lock()``/``unlock()`` pair,
-/// and annotations for the thread sanitizer, which cannot otherwise see the mutex (see
+/// It wraps ``RawMutex`` (no allocation, one atomic instruction each way when
+/// uncontended; on Linux a plain futex that lets a running thread take the lock again, see
+/// ``RawMutex`` for why) and adds what the hot paths need: a separate ``lock()``/``unlock()``
+/// pair, the thread that holds it, and annotations for the thread sanitizer (see
 /// ``ThreadSanitizerHooks``). It is never held while user code (a closure, a subscriber,
 /// an override point) runs. Store it in a `let` of a class, never in a local or a `var`.
+///
+/// The holder is recorded in every build, not only in debug ones: a thread that locks
+/// again a lock it holds (a subscriber reached re-entrantly where Combine would deadlock)
+/// stops the program with a message instead of sleeping forever, as the platform's
+/// `Mutex` did; and ``RecursiveLock`` reads the same record. It costs a plain store each
+/// way (no atomic read-modify-write) and 8 bytes.
 @usableFromInline
 package struct Lock: ~Copyable, @unchecked Sendable {
   @usableFromInline
-  let mutex = Mutex<Void>(())
+  let mutex = RawMutex()
   @usableFromInline
   let isTracked: Bool
-  #if DEBUG
-    /// The thread holding the lock, or zero (debug builds only; see ``LockOwner``).
-    @usableFromInline
-    let owner = Atomic<UInt>(0)
-  #endif
+  /// The thread holding the lock, or zero (see ``LockOwner``). Written only by the
+  /// holder, right after acquiring and right before releasing, so a thread that finds
+  /// itself here holds the lock.
+  @usableFromInline
+  let owner = Atomic<UInt>(0)
 
   /// Creates an unlocked lock.
   @inlinable
@@ -28,12 +35,24 @@ package struct Lock: ~Copyable, @unchecked Sendable {
   /// they take out is a closure: returning a closure through the generic `withLock`
   /// reabstracts it, which allocates.
   @inlinable @inline(__always)
-  package func lock() {
-    mutex._unsafeLock()
+  package func lock() { lock(by: LockOwner.currentThread) }
+
+  /// Acquires the lock for `me`, the calling thread's ``LockOwner/currentThread``.
+  @inlinable @inline(__always)
+  package func lock(by me: UInt) {
+    if !mutex.tryLock() { lockContended(by: me) }
     if isTracked { withUnsafePointer(to: self) { ThreadSanitizerHooks.didAcquire($0) } }
-    #if DEBUG
-      owner.store(LockOwner.currentThread, ordering: .relaxed)
-    #endif
+    owner.store(me, ordering: .relaxed)
+  }
+
+  /// The lock is taken: stop if the caller is its holder, else wait for it.
+  @usableFromInline @inline(never)
+  func lockContended(by me: UInt) {
+    precondition(
+      owner.load(ordering: .relaxed) != me,
+      "Ripple: a lock was taken again by the thread that holds it (a re-entrant call that"
+        + " Combine would deadlock on)")
+    mutex.lockContended()
   }
 
   /// Releases the lock.
@@ -41,10 +60,16 @@ package struct Lock: ~Copyable, @unchecked Sendable {
   package func unlock() {
     #if DEBUG
       assertHeldByCurrentThread()
-      owner.store(0, ordering: .relaxed)
     #endif
+    owner.store(0, ordering: .relaxed)
     if isTracked { withUnsafePointer(to: self) { ThreadSanitizerHooks.willRelease($0) } }
-    mutex._unsafeUnlock()
+    mutex.unlock()
+  }
+
+  /// Whether the calling thread holds the lock.
+  @inlinable @inline(__always)
+  package var isHeldByCurrentThread: Bool {
+    owner.load(ordering: .relaxed) == LockOwner.currentThread
   }
 
   /// In debug builds, stops the program unless the calling thread holds the lock; in
@@ -53,9 +78,7 @@ package struct Lock: ~Copyable, @unchecked Sendable {
   @inlinable @inline(__always)
   package func assertHeldByCurrentThread() {
     #if DEBUG
-      assert(
-        owner.load(ordering: .relaxed) == LockOwner.currentThread,
-        "Guarded state reached without holding its lock")
+      assert(isHeldByCurrentThread, "Guarded state reached without holding its lock")
     #endif
   }
 

@@ -6,13 +6,10 @@
   import Darwin
 #endif
 
-/// Which thread holds a lock: ``RecursiveLock`` always records it, ``Lock`` in debug
-/// builds only, so that code which assumes it holds a lock
-/// (``Guarded/stateAssumingLocked``) can check that it does.
-///
-/// Release builds of ``Lock`` record nothing and check nothing: it stays one atomic instruction
-/// each way. The sanitizer runs and the test suite run debug builds, so every assumption
-/// is checked on every path the tests take.
+/// Which thread holds a lock: every ``Lock`` records it, so that a thread locking again a
+/// lock it holds stops with a message instead of sleeping forever, ``RecursiveLock`` can
+/// let its holder nest, and code which assumes it holds a lock
+/// (``Guarded/stateAssumingLocked``) can check, in debug builds, that it does.
 @usableFromInline
 package enum LockOwner {
   /// An identifier of the calling thread, never zero. (`pthread_t` is an integer on

@@ -5,15 +5,13 @@ import Synchronization
 ///
 /// Deliveries to a subscriber must never overlap, yet a subscriber may send to the
 /// publisher it is subscribed to from inside a delivery (re-entrant `send`). A recursive
-/// lock gives both: other threads wait, the delivering thread may nest. The owner is an
-/// atomic only so that other threads may read it; only the owning thread writes it, and
-/// a nested entry leaves it alone.
+/// lock gives both: other threads wait, the delivering thread may nest. Whether the calling
+/// thread is already inside is the ``Lock``'s own record of its holder, which a nested
+/// entry leaves alone.
 @usableFromInline
 package struct RecursiveLock: ~Copyable, @unchecked Sendable {
   @usableFromInline
   let lock = Lock()
-  @usableFromInline
-  let owner = Atomic<UInt>(0)
 
   /// Creates an unlocked recursive lock.
   @inlinable
@@ -26,18 +24,15 @@ package struct RecursiveLock: ~Copyable, @unchecked Sendable {
   @inlinable @inline(__always)
   package func enter() -> Bool {
     let me = LockOwner.currentThread
-    if owner.load(ordering: .relaxed) == me { return false }
-    lock.lock()
-    owner.store(me, ordering: .relaxed)
+    if lock.owner.load(ordering: .relaxed) == me { return false }
+    lock.lock(by: me)
     return true
   }
 
   /// Whether the calling thread holds the lock: a call made from inside the work it
   /// guards.
   @inlinable @inline(__always)
-  package var isHeldByCurrentThread: Bool {
-    owner.load(ordering: .relaxed) == LockOwner.currentThread
-  }
+  package var isHeldByCurrentThread: Bool { lock.isHeldByCurrentThread }
 
   /// Releases the lock if the matching ``enter()`` acquired it.
   ///
@@ -45,7 +40,6 @@ package struct RecursiveLock: ~Copyable, @unchecked Sendable {
   @inlinable @inline(__always)
   package func exit(_ acquired: Bool) {
     guard acquired else { return }
-    owner.store(0, ordering: .relaxed)
     lock.unlock()
   }
 

@@ -8,10 +8,12 @@
 
 /// The thread sanitizer's annotation entry points, when the process runs under it.
 ///
-/// Ripple's locks are `Synchronization.Mutex`, whose contended path lives in the
-/// uninstrumented standard library, so the sanitizer cannot see a thread acquire a lock
+/// On Darwin, Ripple's locks are `Synchronization.Mutex`, whose contended path lives in
+/// the uninstrumented standard library, so the sanitizer cannot see a thread acquire a lock
 /// another thread released and reports races that are not there. Telling it, at each
-/// acquire and release, restores the happens-before edge. Looked up once, by name, so
+/// acquire and release, restores the happens-before edge. (On Linux the lock word is
+/// ``RawMutex``'s own atomics, which the sanitizer sees; the annotations still name the
+/// lock, so a report says which one.) Looked up once, by name, so
 /// that builds without the sanitizer pay one predictable branch per lock operation.
 @usableFromInline
 struct ThreadSanitizerHooks: @unchecked Sendable {

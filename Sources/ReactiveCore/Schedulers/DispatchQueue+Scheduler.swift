@@ -32,10 +32,12 @@ extension DispatchQueue: Scheduler {
 
   /// Performs the action asynchronously on the queue.
   public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
-    let work = UncheckedSendableAction(action)
-    async(
-      group: options?.group, qos: options?.qos ?? .unspecified, flags: options?.flags ?? []
-    ) { work.action() }
+    // The action itself, marked sendable, not wrapped in a second closure: one allocation
+    // less on every value `receive(on:)` hops (see `UncheckedSendableAction` for why the
+    // mark is sound).
+    let work = unsafeBitCast(action, to: (@Sendable () -> Void).self)
+    guard let options else { return async(execute: work) }
+    async(group: options.group, qos: options.qos, flags: options.flags, execute: work)
   }
 
   /// Performs the action on the queue once `date` has passed.

@@ -42,6 +42,10 @@ package struct Lifecycle<Machine> {
   @inlinable
   package var isSubscribed: Bool { status.isSubscribed }
 
+  /// Whether it holds its upstream subscription: subscribed, or with a completion pending.
+  @inlinable
+  package var holdsSubscription: Bool { status.holdsSubscription }
+
   /// Whether it has ended (completed, failed or cancelled).
   @inlinable
   package var hasEnded: Bool { status.hasEnded }

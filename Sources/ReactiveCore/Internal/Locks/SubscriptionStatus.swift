@@ -40,6 +40,16 @@ package enum SubscriptionStatus {
     return false
   }
 
+  /// Whether it holds its upstream subscription: subscribed, or with a completion
+  /// pending. (``subscription`` `!= nil`, without copying the subscription out.)
+  @inlinable
+  package var holdsSubscription: Bool {
+    switch self {
+    case .subscribed, .pendingTerminal: true
+    case .awaitingSubscription, .terminal: false
+    }
+  }
+
   /// Whether it has ended (completed, failed or cancelled).
   @inlinable
   package var hasEnded: Bool {

@@ -81,25 +81,26 @@ open class Ancestor: LineageMember {
   /// - Throws: ``LineageError/cycle(instance:proposedAncestor:)`` when `newAncestor` is
   ///   this instance or one of its descendants; nothing changes then.
   public func reparent(to newAncestor: Ancestor?) throws(LineageError) {
-    let changes = try LineageStore.lock.withLock { () throws(LineageError) -> LineageChanges in
-      var candidate = newAncestor
-      while let current = candidate {
-        if current === self {
-          throw LineageError.cycle(
-            instance: String(describing: type(of: self)),
-            proposedAncestor: String(describing: type(of: newAncestor!)))
+    try LineageStore.changeAndDeliver { () throws(LineageError) -> LineageChanges in
+      try LineageStore.lock.withLock { () throws(LineageError) -> LineageChanges in
+        var candidate = newAncestor
+        while let current = candidate {
+          if current === self {
+            throw LineageError.cycle(
+              instance: String(describing: type(of: self)),
+              proposedAncestor: String(describing: type(of: newAncestor!)))
+          }
+          candidate = current.parentNode
         }
-        candidate = current.parentNode
+        guard parentNode !== newAncestor else { return LineageChanges() }
+        var changes = LineageChanges()
+        // The old ancestor may have no other owner: it is released after unlocking.
+        if let oldAncestor = unlink() { changes.retained.append(oldAncestor) }
+        if let newAncestor { link(to: newAncestor) }
+        refreshSubtree(key: nil, fromAncestor: false, into: &changes)
+        return changes
       }
-      guard parentNode !== newAncestor else { return LineageChanges() }
-      var changes = LineageChanges()
-      // The old ancestor may have no other owner: it is released after unlocking.
-      if let oldAncestor = unlink() { changes.retained.append(oldAncestor) }
-      if let newAncestor { link(to: newAncestor) }
-      refreshSubtree(key: nil, fromAncestor: false, into: &changes)
-      return changes
     }
-    changes.deliver()
   }
 
   // MARK: Inheritance control
@@ -164,15 +165,16 @@ open class Ancestor: LineageMember {
   ) {
     guard let root = self as? Root else { return }
     let key = root.registeredKey(for: keyPath).key
-    let changes = LineageStore.lock.withLock { () -> LineageChanges in
-      var changes = LineageChanges()
-      guard let slot = slots[key] else { return changes }
-      slot.stopped = stopped
-      if !stopped { slot.clearOwnValue() }
-      refreshSubtree(key: key, fromAncestor: false, into: &changes)
-      return changes
+    LineageStore.changeAndDeliver {
+      LineageStore.lock.withLock { () -> LineageChanges in
+        var changes = LineageChanges()
+        guard let slot = slots[key] else { return changes }
+        slot.stopped = stopped
+        if !stopped { slot.clearOwnValue() }
+        refreshSubtree(key: key, fromAncestor: false, into: &changes)
+        return changes
+      }
     }
-    changes.deliver()
   }
 
   // MARK: Storage (lock held)

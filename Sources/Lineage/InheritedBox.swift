@@ -62,14 +62,15 @@ final class InheritedBox<Value>: Slot {
     storage: ReferenceWritableKeyPath<Root, Inherited<Value>>
   ) {
     let unset = isUnset(newValue)
-    let changes = LineageStore.lock.withLock { () -> LineageChanges in
-      register(in: instance, key: key, storage: storage)
-      own = unset ? nil : newValue
-      var changes = LineageChanges()
-      instance.refreshSubtree(key: key, fromAncestor: false, into: &changes)
-      return changes
+    LineageStore.changeAndDeliver {
+      LineageStore.lock.withLock { () -> LineageChanges in
+        register(in: instance, key: key, storage: storage)
+        own = unset ? nil : newValue
+        var changes = LineageChanges()
+        instance.refreshSubtree(key: key, fromAncestor: false, into: &changes)
+        return changes
+      }
     }
-    changes.deliver()
   }
 
   /// The effective value, resolved again if the cache is stale. Lock held; the box must

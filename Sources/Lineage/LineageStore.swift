@@ -10,6 +10,23 @@ enum LineageStore {
   /// The lock that guards every ``Ancestor``'s lineage state and every ``Slot``.
   @usableFromInline
   static let lock = Lock()
+  /// Held from before a change takes ``lock`` until its publisher sends are done, so that
+  /// concurrent changes publish in the order they were made: without it, two writers'
+  /// sends, made after unlocking, could arrive in either order, and a publisher repeat a
+  /// value or end at a stale one. Recursive, so that a subscriber may change a lineage
+  /// from inside a send.
+  static let delivery = RecursiveLock()
+
+  /// Runs `change` (which takes ``lock`` and returns what it leaves to do) and delivers
+  /// its sends, all under ``delivery``.
+  static func changeAndDeliver<Failure: Error>(
+    _ change: () throws(Failure) -> LineageChanges
+  ) throws(Failure) {
+    let entered = delivery.enter()
+    defer { delivery.exit(entered) }
+    let changes = try change()
+    changes.deliver()
+  }
 
   /// Serialises ``Ancestor/registeredKey(for:)``, so that one read at a time is watched.
   static let captureLock = Lock()

@@ -26,6 +26,8 @@ let package = Package(
       dependencies: [
         .product(name: "Ripple", package: "Ripple"),
         .product(name: "OpenCombine", package: "OpenCombine"),
+        // `receive(on: queue.ocombine)` for the contention section's receive_on row.
+        .product(name: "OpenCombineDispatch", package: "OpenCombine"),
         .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
       ]
     ),

@@ -20,11 +20,17 @@ import Workloads
 //                                        the same for the workload's other columns
 //   RippleCompare --store-child …        (hidden) the second process of the cross-process
 //                                        store workloads; see CrossProcessStore.swift
+//   RippleCompare --only contention      only the contention section (Contention.swift);
+//                                        a full run has it too, `--quick` a tenth of it
+//   RippleCompare --busy N               N spinning processes for the whole run
+//                                        (BusyProcesses.swift; `--spin` is theirs, hidden)
 
 let arguments = CommandLine.arguments
 if let index = arguments.firstIndex(of: "--store-child") {
   CrossProcessStoreWorkloads.runChild(arguments[(index + 1)...])
 }
+if let index = arguments.firstIndex(of: "--spin") { BusyProcesses.spin(arguments[(index + 1)...]) }
+let busyProcesses = BusyProcesses.start(arguments)
 let quick = arguments.contains("--quick")
 let jsonPath = arguments.firstIndex(of: "--json").flatMap {
   arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil
@@ -295,11 +301,22 @@ if selected("store_update_cross_process") {
   if figures?["correct"] != 1 { crossProcessFailed = true }
 }
 CrossProcessStoreWorkloads.removeFiles()
+
+// More runnable threads than cores (Contention.swift); a wrong count fails the run.
+var contention: Contention.Report?
+if selected("contention") {
+  let report = Contention.run(quick: quick)
+  Contention.printReport(report, quick: quick, busy: busyProcesses)
+  Contention.record(report, into: &json)
+  contention = report
+}
 print("checksum \(blackHole & 0xFF)")
 
 if let jsonPath {
   let data = try JSONSerialization.data(
-    withJSONObject: ["workloads": json, "scaling": growthJSON(growth)],
+    withJSONObject: [
+      "workloads": json, "scaling": growthJSON(growth), "busy_processes": busyProcesses,
+    ],
     options: [.prettyPrinted, .sortedKeys])
   try data.write(to: URL(fileURLWithPath: jsonPath))
   print("wrote \(jsonPath)")
@@ -307,12 +324,14 @@ if let jsonPath {
 if let svgPath {
   let title =
     "RippleCompare\(quick ? " --quick" : ""): Ripple's time ÷ each peer's (log scale; left of 1× Ripple is faster)"
-  let bars = chartBars(results, scaling: growth, more: scalingRows.map { ($0.name, $0.ratio) })
+  let bars =
+    chartBars(results, scaling: growth, more: scalingRows.map { ($0.name, $0.ratio) })
+    + (contention.map(Contention.chartBars) ?? [])
   try svgChart(bars, title: title).write(toFile: svgPath, atomically: true, encoding: .utf8)
   print("wrote \(svgPath)")
 }
 // A wrong count (or a child that failed) is a correctness failure; timings never are.
-if crossProcessFailed { exit(1) }
+if crossProcessFailed || contention?.failures.isEmpty == false { exit(1) }
 
 extension String {
   func leftPadded(_ width: Int) -> String {

@@ -1,5 +1,5 @@
 /// The skeleton shared by the subscriptions of the operators that deliver on a scheduler:
-/// `receive(on:)`, `subscribe(on:)`, `delay`, `timeout`, `debounce`, `throttle`,
+/// `subscribe(on:)`, `delay`, `timeout`, `debounce`, `throttle`,
 /// `measureInterval` and `collect(byTime:)`. (`subscribe(on:)` and `measureInterval`
 /// pass events straight through, and `collect(byTime:)` drains on one thread at a time:
 /// those three call their subscriber without ``deliveryLock``, as Combine's do.)
@@ -17,6 +17,8 @@
 /// lock is recursive, so a subscriber may send to its own upstream from inside a
 /// delivery on an immediate scheduler. Neither lock is held while calling the upstream or the scheduler, and
 /// ``lock`` is never held while calling the subscriber.
+///
+/// (`receive(on:)` has its own subscription, specialised for speed, with the same rules.)
 ///
 /// Combine's `receive(on:)`, `delay` and `timeout` keep their subscriber for as long as
 /// they live, even after completing or being cancelled: a subscriber that holds on to its

@@ -1,9 +1,9 @@
 // The two kernel calls behind ReactiveCore's lock on Linux, which Swift cannot make
 // itself: `syscall` is variadic, and Swift does not import variadic C functions.
 //
-// Everything else about the lock (its word, the fast path, the spinning) is Swift, in
-// ReactiveCore's RawMutex.swift; these run only once a thread has decided to sleep or to
-// wake a sleeper, where a call costs nothing beside the system call it makes.
+// Everything else about the lock (its word, the fast path, when to yield) is Swift, in
+// ReactiveCore's RawMutex.swift; these run only once a thread has decided to yield, sleep
+// or wake a sleeper, where a call costs nothing beside the system call it makes.
 #ifndef RIPPLE_FUTEX_H
 #define RIPPLE_FUTEX_H
 
@@ -18,14 +18,5 @@ void ripple_futex_wake_one(uint32_t *word);
 
 /// Gives the processor to another runnable thread (sched_yield).
 void ripple_thread_yield(void);
-
-/// A pause hint for a spinning processor (x86's `pause`, Arm's `yield`).
-static inline void ripple_cpu_relax(void) {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__) || defined(__arm__)
-  __asm__ __volatile__("yield");
-#endif
-}
 
 #endif

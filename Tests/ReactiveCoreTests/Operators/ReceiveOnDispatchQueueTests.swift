@@ -108,6 +108,9 @@ import Testing
     blocker.signal()
     queue.sync {}
     #expect(collector.entries == ["1", "finished"])
+    // The subscription keeps its subscriber for life, as Combine's does: the collector
+    // lets go of it to end the cycle.
+    collector.subscription = nil
   }
 
   /// Once the subscriber cancels and the pending blocks ran, nothing keeps the hop or

@@ -227,15 +227,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
   }
 
   @inlinable
-  func request(_ demand: Subscribers.Demand) {
-    lock.lock()
-    guard case .subscribed(let upstream) = stateAssumingLocked.status else {
-      lock.unlock()
-      return
-    }
-    lock.unlock()
-    upstream.request(demand)
-  }
+  func request(_ demand: Subscribers.Demand) { requestUpstream(demand) }
 
   @inlinable
   func cancel() {

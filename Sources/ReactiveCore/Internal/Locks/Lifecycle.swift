@@ -153,6 +153,21 @@ extension Guarded {
     return event(&stateAssumingLocked.machine)
   }
 
+  /// Passes a request to the upstream, unless the upstream has completed (even with its
+  /// completion still pending) or the subscription was cancelled: the request of the
+  /// operators that deliver on a scheduler.
+  @inlinable
+  final func requestUpstream<Machine>(_ demand: Subscribers.Demand)
+  where State == Lifecycle<Machine> {
+    lock.lock()
+    guard case .subscribed(let upstream) = stateAssumingLocked.status else {
+      lock.unlock()
+      return
+    }
+    lock.unlock()
+    upstream.request(demand)
+  }
+
   /// The upstream subscription, while subscribed or while a completion is pending: where
   /// a request goes.
   @inlinable

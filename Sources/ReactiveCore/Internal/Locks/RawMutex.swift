@@ -37,9 +37,7 @@ import Synchronization
     /// Acquires the mutex: one compare-and-swap when it is free.
     @inlinable @inline(__always)
     package func lock() {
-      if !word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
-        lockContended()
-      }
+      if !tryLock() { lockContended() }
     }
 
     /// Acquires the mutex if it is free, without waiting.

@@ -42,19 +42,8 @@ class TimingSubscription<Downstream: Subscriber, Machine>:
   // MARK: Upstream
   //
   // The first subscription is taken with ``Guarded``'s `adopt(_:)` (a second one, or one
-  // arriving after `throttle` was cancelled, is cancelled).
-
-  /// Passes a request to the upstream, unless the upstream has completed or the
-  /// subscription was cancelled.
-  final func requestUpstream(_ demand: Subscribers.Demand) {
-    lock.lock()
-    guard case .subscribed(let upstream) = stateAssumingLocked.status else {
-      lock.unlock()
-      return
-    }
-    lock.unlock()
-    upstream.request(demand)
-  }
+  // arriving after `throttle` was cancelled, is cancelled), and requests go up through
+  // its `requestUpstream(_:)`.
 
   /// Ends the subscription and returns the upstream to cancel, if it was subscribed.
   ///

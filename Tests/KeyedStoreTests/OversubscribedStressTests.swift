@@ -24,20 +24,6 @@ import Testing
     var mark = 0
   }
 
-  /// Proves that observers sharing it never run at the same time.
-  final class OverlapProbe: Sendable {
-    private let inside = Atomic<Int>(0)
-    let overlaps = Atomic<Int>(0)
-
-    func during(_ body: () -> Void) {
-      if inside.add(1, ordering: .sequentiallyConsistent).newValue != 1 {
-        overlaps.add(1, ordering: .relaxed)
-      }
-      body()
-      inside.subtract(1, ordering: .sequentiallyConsistent)
-    }
-  }
-
   /// Records, per key, the new values an observer saw, and counts the mutations whose
   /// old value was not the previous new one.
   final class ChainRecorder: Sendable {

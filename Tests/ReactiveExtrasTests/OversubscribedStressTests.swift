@@ -26,8 +26,7 @@ import Testing
     /// Per sender, the first `seq` received and the next one expected; and how many
     /// values broke that order.
     private let runs: LockedBox<(first: [Int?], next: [Int], broken: Int)>
-    private let inside = Atomic<Int>(0)
-    let overlaps = Atomic<Int>(0)
+    private let overlap = OverlapProbe()
     let completions = Atomic<Int>(0)
     let afterCompletion = Atomic<Int>(0)
 
@@ -38,23 +37,21 @@ import Testing
 
     /// Records a value; a negative sender (an initial value) is not counted.
     func receive(_ value: Sent) {
-      if inside.add(1, ordering: .sequentiallyConsistent).newValue != 1 {
-        overlaps.add(1, ordering: .relaxed)
-      }
-      if completions.load(ordering: .sequentiallyConsistent) > 0 {
-        afterCompletion.add(1, ordering: .relaxed)
-      }
-      if value.sender >= 0 {
-        runs.withLock { runs in
-          if runs.first[value.sender] == nil {
-            runs.first[value.sender] = value.seq
-          } else if value.seq != runs.next[value.sender] {
-            runs.broken += 1
+      overlap.during {
+        if completions.load(ordering: .sequentiallyConsistent) > 0 {
+          afterCompletion.add(1, ordering: .relaxed)
+        }
+        if value.sender >= 0 {
+          runs.withLock { runs in
+            if runs.first[value.sender] == nil {
+              runs.first[value.sender] = value.seq
+            } else if value.seq != runs.next[value.sender] {
+              runs.broken += 1
+            }
+            runs.next[value.sender] = value.seq + 1
           }
-          runs.next[value.sender] = value.seq + 1
         }
       }
-      inside.subtract(1, ordering: .sequentiallyConsistent)
     }
 
     func complete() { completions.add(1, ordering: .sequentiallyConsistent) }
@@ -68,7 +65,7 @@ import Testing
     func expectClean(completions: Int, sourceLocation: SourceLocation = #_sourceLocation) {
       let broken = runs.withLock { $0.broken }
       #expect(broken == 0, "a gap, a repeat or a reordering", sourceLocation: sourceLocation)
-      #expect(overlaps.load(ordering: .relaxed) == 0, sourceLocation: sourceLocation)
+      #expect(overlap.overlaps.load(ordering: .relaxed) == 0, sourceLocation: sourceLocation)
       #expect(
         self.completions.load(ordering: .relaxed) == completions, sourceLocation: sourceLocation)
       #expect(afterCompletion.load(ordering: .relaxed) == 0, sourceLocation: sourceLocation)

@@ -13,20 +13,6 @@ private enum Callback: Sendable {
   case willAttach, willActivate, willDeactivate, didDeactivate, willDetach, didDetach
 }
 
-/// Proves that no two logged callbacks, on any node, ever run at the same time.
-private final class OverlapProbe: Sendable {
-  private let inside = Atomic<Int>(0)
-  let overlaps = Atomic<Int>(0)
-
-  func during(_ body: () -> Void) {
-    if inside.add(1, ordering: .sequentiallyConsistent).newValue != 1 {
-      overlaps.add(1, ordering: .relaxed)
-    }
-    body()
-    inside.subtract(1, ordering: .sequentiallyConsistent)
-  }
-}
-
 /// A scope that logs its own callbacks, in order, through a probe shared by every node of
 /// a test.
 private final class LoggedScope: Scope {

@@ -27,8 +27,7 @@ import Testing
   final class OrderProbe: Sendable {
     /// The next `seq` expected from each sender, and how many values broke that order.
     private let expected: LockedBox<(next: [Int], broken: Int)>
-    private let inside = Atomic<Int>(0)
-    let overlaps = Atomic<Int>(0)
+    private let overlap = OverlapProbe()
     let completions = Atomic<Int>(0)
     let afterCompletion = Atomic<Int>(0)
 
@@ -36,30 +35,26 @@ import Testing
 
     /// Records a value; a negative sender (a subject's initial value) is not counted.
     func receive(_ value: Sent) {
-      if inside.add(1, ordering: .sequentiallyConsistent).newValue != 1 {
-        overlaps.add(1, ordering: .relaxed)
-      }
-      if completions.load(ordering: .sequentiallyConsistent) > 0 {
-        afterCompletion.add(1, ordering: .relaxed)
-      }
-      if value.sender >= 0 {
-        expected.withLock { state in
-          if value.seq == state.next[value.sender] {
-            state.next[value.sender] += 1
-          } else {
-            state.broken += 1
+      overlap.during {
+        if completions.load(ordering: .sequentiallyConsistent) > 0 {
+          afterCompletion.add(1, ordering: .relaxed)
+        }
+        if value.sender >= 0 {
+          expected.withLock { state in
+            if value.seq == state.next[value.sender] {
+              state.next[value.sender] += 1
+            } else {
+              state.broken += 1
+            }
           }
         }
       }
-      inside.subtract(1, ordering: .sequentiallyConsistent)
     }
 
     func complete() {
-      if inside.add(1, ordering: .sequentiallyConsistent).newValue != 1 {
-        overlaps.add(1, ordering: .relaxed)
+      overlap.during {
+        completions.add(1, ordering: .sequentiallyConsistent)
       }
-      completions.add(1, ordering: .sequentiallyConsistent)
-      inside.subtract(1, ordering: .sequentiallyConsistent)
     }
 
     /// Expects exactly `counts[sender]` values from each sender, in order, and
@@ -70,7 +65,7 @@ import Testing
       let (next, broken) = expected.withLock { $0 }
       #expect(broken == 0, "values lost, repeated or out of order", sourceLocation: sourceLocation)
       #expect(next == counts, sourceLocation: sourceLocation)
-      #expect(overlaps.load(ordering: .relaxed) == 0, sourceLocation: sourceLocation)
+      #expect(overlap.overlaps.load(ordering: .relaxed) == 0, sourceLocation: sourceLocation)
       #expect(
         self.completions.load(ordering: .relaxed) == completions, sourceLocation: sourceLocation)
       #expect(afterCompletion.load(ordering: .relaxed) == 0, sourceLocation: sourceLocation)

@@ -82,24 +82,22 @@ open class Ancestor: LineageMember {
   ///   this instance or one of its descendants; nothing changes then.
   public func reparent(to newAncestor: Ancestor?) throws(LineageError) {
     try LineageStore.changeAndDeliver { () throws(LineageError) -> LineageChanges in
-      try LineageStore.lock.withLock { () throws(LineageError) -> LineageChanges in
-        var candidate = newAncestor
-        while let current = candidate {
-          if current === self {
-            throw LineageError.cycle(
-              instance: String(describing: type(of: self)),
-              proposedAncestor: String(describing: type(of: newAncestor!)))
-          }
-          candidate = current.parentNode
+      var candidate = newAncestor
+      while let current = candidate {
+        if current === self {
+          throw LineageError.cycle(
+            instance: String(describing: type(of: self)),
+            proposedAncestor: String(describing: type(of: newAncestor!)))
         }
-        guard parentNode !== newAncestor else { return LineageChanges() }
-        var changes = LineageChanges()
-        // The old ancestor may have no other owner: it is released after unlocking.
-        if let oldAncestor = unlink() { changes.retained.append(oldAncestor) }
-        if let newAncestor { link(to: newAncestor) }
-        refreshSubtree(key: nil, fromAncestor: false, into: &changes)
-        return changes
+        candidate = current.parentNode
       }
+      guard parentNode !== newAncestor else { return LineageChanges() }
+      var changes = LineageChanges()
+      // The old ancestor may have no other owner: it is released after unlocking.
+      if let oldAncestor = unlink() { changes.retained.append(oldAncestor) }
+      if let newAncestor { link(to: newAncestor) }
+      refreshSubtree(key: nil, fromAncestor: false, into: &changes)
+      return changes
     }
   }
 
@@ -165,15 +163,13 @@ open class Ancestor: LineageMember {
   ) {
     guard let root = self as? Root else { return }
     let key = root.registeredKey(for: keyPath).key
-    LineageStore.changeAndDeliver {
-      LineageStore.lock.withLock { () -> LineageChanges in
-        var changes = LineageChanges()
-        guard let slot = slots[key] else { return changes }
-        slot.stopped = stopped
-        if !stopped { slot.clearOwnValue() }
-        refreshSubtree(key: key, fromAncestor: false, into: &changes)
-        return changes
-      }
+    LineageStore.changeAndDeliver { () -> LineageChanges in
+      var changes = LineageChanges()
+      guard let slot = slots[key] else { return changes }
+      slot.stopped = stopped
+      if !stopped { slot.clearOwnValue() }
+      refreshSubtree(key: key, fromAncestor: false, into: &changes)
+      return changes
     }
   }
 

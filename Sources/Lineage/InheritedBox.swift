@@ -62,14 +62,12 @@ final class InheritedBox<Value>: Slot {
     storage: ReferenceWritableKeyPath<Root, Inherited<Value>>
   ) {
     let unset = isUnset(newValue)
-    LineageStore.changeAndDeliver {
-      LineageStore.lock.withLock { () -> LineageChanges in
-        register(in: instance, key: key, storage: storage)
-        own = unset ? nil : newValue
-        var changes = LineageChanges()
-        instance.refreshSubtree(key: key, fromAncestor: false, into: &changes)
-        return changes
-      }
+    LineageStore.changeAndDeliver { () -> LineageChanges in
+      register(in: instance, key: key, storage: storage)
+      own = unset ? nil : newValue
+      var changes = LineageChanges()
+      instance.refreshSubtree(key: key, fromAncestor: false, into: &changes)
+      return changes
     }
   }
 

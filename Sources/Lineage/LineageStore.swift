@@ -17,14 +17,14 @@ enum LineageStore {
   /// from inside a send.
   static let delivery = RecursiveLock()
 
-  /// Runs `change` (which takes ``lock`` and returns what it leaves to do) and delivers
-  /// its sends, all under ``delivery``.
+  /// Runs `change` under ``lock`` and delivers the sends it leaves, all under
+  /// ``delivery``: the way every change to a lineage is made.
   static func changeAndDeliver<Failure: Error>(
     _ change: () throws(Failure) -> LineageChanges
   ) throws(Failure) {
     let entered = delivery.enter()
     defer { delivery.exit(entered) }
-    let changes = try change()
+    let changes = try lock.withLock(change)
     changes.deliver()
   }
 

@@ -54,24 +54,32 @@ enum DurableFile {
 
   /// Reads the whole file, or what follows `offset` in it.
   ///
-  /// - Parameter offset: Where to start reading; past the end reads nothing.
+  /// - Parameters:
+  ///   - offset: Where to start reading; past the end reads nothing.
+  ///   - role: What the file is to the store, for errors.
   /// - Returns: The bytes and the stamp of the file read, or `nil` when no file is there.
-  /// - Throws: ``StoreError/notAFile(path:)`` or ``StoreError/unreadable(path:reason:)``.
+  /// - Throws: ``StoreError/notAFile(path:)`` or ``StoreError/unreadable(path:reason:)``,
+  ///   also for a symbolic link (the path was resolved when the store opened: a link there
+  ///   now was put there since) and for a file that belongs to another user.
   ///
   /// Opens without blocking and checks with `fstat` before reading, so that a FIFO,
   /// socket or device at `path` is reported at once instead of blocking the caller.
-  static func read(_ path: String, from offset: Int = 0) throws(StoreError) -> (Data, FileStamp)? {
-    let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+  static func read(_ path: String, from offset: Int = 0, as role: FileTrust.Role = .storeFile)
+    throws(StoreError) -> (Data, FileStamp)?
+  {
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | O_NOFOLLOW)
     if fd < 0 {
       let code = errno
       if code == ENOENT { return nil }
       if code == EISDIR || code == ENXIO { throw .notAFile(path: path) }
+      if code == ELOOP { throw linkRefused(path, role) }
       throw .unreadable(path: path, reason: message(code))
     }
     defer { close(fd) }
     var info = stat()
     guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: message(errno)) }
     guard (info.st_mode & S_IFMT) == S_IFREG else { throw .notAFile(path: path) }
+    try FileTrust.checkOwned(info, at: path, as: role)
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
     if offset > 0, lseek(fd, off_t(offset), SEEK_SET) < 0 {
       throw .unreadable(path: path, reason: message(errno))
@@ -95,20 +103,29 @@ enum DurableFile {
   /// file beside it, syncs it, renames it over the old file, then syncs the folder so
   /// that the rename itself survives a crash. A failure leaves the old file untouched.
   ///
+  /// The file replaced must be this user's (see ``FileTrust``): a file of another user's
+  /// at `path` is refused, not replaced, and its owner and mode are never copied. The
+  /// temporary file is created new (`O_EXCL`, never through a link) with mode 0600 from
+  /// its first byte, and gets the group and permission bits of the user's file it
+  /// replaces.
+  ///
   /// - Parameters:
-  ///   - model: The file whose owner and permissions a new file takes when there is none
+  ///   - model: The file whose group and permissions a new file takes when there is none
   ///     at `path` yet (a new journal takes its store file's).
+  ///   - role: What the file is to the store, for errors.
   ///   - fault: A test hook: an `errno` to fail the write with.
   /// - Returns: The stamp of the new file.
   /// - Throws: ``StoreError/diskFull(path:)`` or ``StoreError/writeFailed(path:reason:)``.
   static func replace(
-    _ path: String, with data: Data, modelledOn model: String? = nil, fault: Int32? = nil
+    _ path: String, with data: Data, modelledOn model: String? = nil,
+    as role: FileTrust.Role = .storeFile, fault: Int32? = nil
   ) throws(StoreError) -> FileStamp {
     // The hook fails as creating the temporary file would: before there is one, so that
     // a concurrent look at the folder never finds a failed write's file.
     if let fault { throw failure(fault, path) }
+    let existing = try ownFile(at: path, as: role)
     let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw failure(errno, path) }
     var closed = false
     var renamed = false
@@ -116,7 +133,11 @@ enum DurableFile {
       if !closed { close(fd) }
       if !renamed { unlink(temporary) }
     }
-    if !keepOwnerAndMode(of: path, on: fd), let model { keepOwnerAndMode(of: model, on: fd) }
+    if let existing {
+      keepGroupAndMode(of: existing, on: fd)
+    } else if let model, let modelInfo = trustedFile(at: model) {
+      keepGroupAndMode(of: modelInfo, on: fd)
+    }
     var written = 0
     while written < data.count {
       let count = data.withUnsafeBytes { bytes in
@@ -156,15 +177,17 @@ enum DurableFile {
     _ path: String, _ data: Data, at end: Int, inode: FileStamp, fault: Int32? = nil
   ) throws(StoreError) -> FileStamp? {
     if let fault { throw failure(fault, path) }
-    let fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+    let fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | O_NOFOLLOW)
     guard fd >= 0 else {
       if errno == ENOENT { return nil }
+      if errno == ELOOP { throw linkRefused(path, .journal, writing: true) }
       throw failure(errno, path)
     }
     var closed = false
     defer { if !closed { close(fd) } }
     var info = stat()
     guard fstat(fd, &info) == 0 else { throw failure(errno, path) }
+    guard info.st_uid == geteuid() else { return nil }  // replaced, and refused there
     let current = FileStamp(info)
     guard (info.st_mode & S_IFMT) == S_IFREG, current.device == inode.device,
       current.inode == inode.inode, current.size >= Int64(end)
@@ -200,81 +223,74 @@ enum DurableFile {
     _ = unlink(path)
   }
 
-  /// Gives the new file `fd` the owner (where permitted) and permission bits of the file
-  /// at `path`, so that a rename over it undoes neither a `chmod` nor a `chown`. A new
-  /// store file keeps the temporary file's 0600.
+  /// What is at `path`, when it is a regular file of this user's; `nil` when nothing is.
   ///
-  /// - Returns: Whether a regular file was at `path`.
-  @discardableResult
-  private static func keepOwnerAndMode(of path: String, on fd: Int32) -> Bool {
-    var old = stat()
-    guard stat(path, &old) == 0, (old.st_mode & S_IFMT) == S_IFREG else { return false }
-    // Owner first: changing it may clear set-id bits that the mode then restores.
-    if old.st_uid != geteuid() || old.st_gid != getegid() {
-      _ = fchown(fd, old.st_uid, old.st_gid)  // EPERM for most users: the file becomes theirs
-    }
-    _ = fchmod(fd, old.st_mode & 0o7777)
-    return true
-  }
-
-  /// Resolves a store path once, when the store opens: a relative path against the
-  /// working folder, the folder to its real path, and a symbolic link at the file itself
-  /// to its target (a chain of them, up to 40), so that the lock, the temporary files
-  /// and the rename go beside the real file and a link stays a link. Creates missing
-  /// folders (0700) on the way.
-  ///
-  /// - Returns: The absolute real path of the store file, which may not exist yet.
-  /// - Throws: ``StoreError/unreadable(path:reason:)`` naming `path`.
-  static func resolve(_ path: String) throws(StoreError) -> String {
-    var candidate = path
-    if !path.hasPrefix("/") {
-      guard let cwd = getcwd(nil, 0) else {
-        throw .unreadable(path: path, reason: "no working folder: \(message(errno))")
-      }
-      candidate = String(cString: cwd) + "/" + path
-      free(cwd)
-    }
-    for _ in 0..<40 {
-      createFolder(of: candidate)
-      let folder = folder(of: candidate)
-      guard let real = realpath(folder, nil) else {
-        throw .unreadable(path: path, reason: "cannot resolve \(folder): \(message(errno))")
-      }
-      let realFolder = String(cString: real)
-      free(real)
-      let name = lastComponent(of: candidate)
-      candidate = realFolder == "/" ? "/" + name : realFolder + "/" + name
-      var info = stat()
-      guard lstat(candidate, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else {
-        return candidate
-      }
-      var buffer = [UInt8](repeating: 0, count: 4_096)
-      let count = buffer.withUnsafeMutableBytes { bytes in
-        readlink(candidate, bytes.baseAddress!.assumingMemoryBound(to: CChar.self), bytes.count)
-      }
-      guard count > 0 else {
-        throw .unreadable(
-          path: path, reason: "cannot read the link \(candidate): \(message(errno))")
-      }
-      let target = String(decoding: buffer[0..<count], as: UTF8.self)
-      candidate = target.hasPrefix("/") ? target : self.folder(of: candidate) + "/" + target
-    }
-    throw .unreadable(path: path, reason: "too many levels of symbolic links")
-  }
-
-  /// Throws when something other than a regular file is at `path`: checked before
-  /// anything opens it, so that a FIFO never blocks.
-  ///
-  /// - Throws: ``StoreError/notAFile(path:)``.
-  static func checkRegularIfPresent(_ path: String) throws(StoreError) {
+  /// - Throws: ``StoreError/writeFailed(path:reason:)`` when a link, another kind of file,
+  ///   or a file of another user's is there: the store neither replaces nor adopts it.
+  static func ownFile(at path: String, as role: FileTrust.Role) throws(StoreError) -> stat? {
     var info = stat()
-    if lstat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG { throw .notAFile(path: path) }
+    guard lstat(path, &info) == 0 else {
+      guard errno == ENOENT else { throw failure(errno, path) }
+      return nil
+    }
+    if (info.st_mode & S_IFMT) == S_IFLNK { throw linkRefused(path, role, writing: true) }
+    guard (info.st_mode & S_IFMT) == S_IFREG else { throw .notAFile(path: path) }
+    do throws(StoreError) {
+      try FileTrust.checkOwned(info, at: path, as: role)
+    } catch {
+      guard case .unreadable(_, let reason) = error else { throw error }
+      throw .writeFailed(path: path, reason: reason)
+    }
+    return info
+  }
+
+  /// What is at `path`, when it is a regular file of this user's; otherwise `nil`, and
+  /// the new file keeps its 0600.
+  private static func trustedFile(at path: String) -> stat? {
+    var info = stat()
+    guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == geteuid()
+    else { return nil }
+    return info
+  }
+
+  /// Gives the new file `fd` the group (where permitted) and permission bits of the
+  /// user's own file described by `old`, so that a rename over it undoes neither a
+  /// `chmod` nor a `chgrp`. Set-id bits are not copied: a store file is no program.
+  private static func keepGroupAndMode(of old: stat, on fd: Int32) {
+    // A group the user is not in stays the user's: EPERM leaves the file private, which
+    // is what the mode then describes to fewer people.
+    if old.st_gid != getegid() { _ = fchown(fd, uid_t.max, old.st_gid) }
+    _ = fchmod(fd, old.st_mode & 0o777)
+  }
+
+  /// The error for a symbolic link found where the store's own file should be.
+  static func linkRefused(_ path: String, _ role: FileTrust.Role, writing: Bool = false)
+    -> StoreError
+  {
+    let reason =
+      "\(role.rawValue) is a symbolic link now; the store resolved its links when it opened, "
+      + "and follows none put there since, so it was left untouched"
+    return writing
+      ? .writeFailed(path: path, reason: reason) : .unreadable(path: path, reason: reason)
+  }
+
+  /// Throws when something other than a regular file of this user's is at `path`:
+  /// checked before anything opens it or creates a file beside it, so that a FIFO never
+  /// blocks and another user's file is refused before the store changes anything.
+  ///
+  /// - Throws: ``StoreError/notAFile(path:)``, or ``StoreError/unreadable(path:reason:)``
+  ///   for another user's file.
+  static func checkRegularIfPresent(_ path: String, as role: FileTrust.Role) throws(StoreError) {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return }
+    guard (info.st_mode & S_IFMT) == S_IFREG else { throw .notAFile(path: path) }
+    try FileTrust.checkOwned(info, at: path, as: role)
   }
 
   /// Syncs the folder holding `path`, so that a rename in it is durable. Best effort:
   /// some file systems cannot sync a folder, and the rename already happened.
   static func syncFolder(of path: String) {
-    let fd = open(folder(of: path), O_RDONLY | O_CLOEXEC)
+    let fd = open(folder(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard fd >= 0 else { return }
     _ = fsync(fd)
     close(fd)
@@ -313,7 +329,9 @@ enum DurableFile {
         pid_t($0)
       }
       var info = stat()
-      let isOld = lstat(temporary, &info) == 0 && Int64(now) - FileStamp(info).modifiedSeconds > 60
+      // Another user's file is theirs to remove, even one named like ours.
+      guard lstat(temporary, &info) == 0, info.st_uid == geteuid() else { continue }
+      let isOld = Int64(now) - FileStamp(info).modifiedSeconds > 60
       if let pid, pid > 0, pid != getpid(), !isOld, isAlive(pid) { continue }
       unlink(temporary)
     }
@@ -322,17 +340,6 @@ enum DurableFile {
   /// Whether a process with this id exists (it may belong to another user).
   static func isAlive(_ pid: pid_t) -> Bool {
     kill(pid, 0) == 0 || errno == EPERM
-  }
-
-  /// Creates the folder holding `path` and its parents, as `mkdir -p` does, readable by
-  /// this user only (0700).
-  static func createFolder(of path: String) {
-    let isAbsolute = path.hasPrefix("/")
-    var current = ""
-    for component in folder(of: path).split(separator: "/", omittingEmptySubsequences: true) {
-      current += current.isEmpty && !isAbsolute ? String(component) : "/" + component
-      _ = mkdir(current, 0o700)  // fails harmlessly where the folder exists
-    }
   }
 
   /// The file name at the end of `path`.
@@ -352,7 +359,7 @@ enum DurableFile {
     String(cString: strerror(code))
   }
 
-  private static func failure(_ code: Int32, _ path: String) -> StoreError {
+  static func failure(_ code: Int32, _ path: String) -> StoreError {
     code == ENOSPC || code == EDQUOT
       ? .diskFull(path: path) : .writeFailed(path: path, reason: message(code))
   }

@@ -70,6 +70,26 @@ enum OpenStores {
     }
   }
 
+  /// What ``Store/exitFlushFailureHandler`` holds.
+  static let exitFailureHandler = LockedBox<(@Sendable (StoreError) -> Void)?>(nil)
+
+  /// Reports a store's failed write at exit: on standard error, where a person running
+  /// the program sees it even when the app set no handler, then to the app's handler.
+  /// The text names the file and the reason, never a value.
+  static func reportExitFailure(_ error: StoreError) {
+    let line = "KeyedStore: values staged before exit were not saved. \(error)\n"
+    let bytes = Array(line.utf8)
+    var written = 0
+    while written < bytes.count {
+      let count = bytes[written...].withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else { break }
+      written += count
+    }
+    let handler = exitFailureHandler.withLock { $0 }
+    handler?(error)
+  }
+
   /// Writes and closes every open store: what the exit handler runs.
   static func flushAll() {
     let open = stores.withLock { stores in

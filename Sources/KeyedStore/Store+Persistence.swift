@@ -114,6 +114,33 @@ extension Store {
     return persistence.errors.eraseToAnyPublisher()
   }
 
+  /// Whether this store can only read its file: this user may read the store's folder
+  /// but not write it (a read-only mount, a folder of another user's that lets others
+  /// read, a `chmod a-w`), and no lock file could be opened for writing. `false` in
+  /// memory.
+  ///
+  /// Such a store reads the file, watches it and delivers other processes' changes as
+  /// any store does; stages change its values in memory only, and ``flush()`` throws
+  /// ``StoreError/writeFailed(path:reason:)`` saying the store is read-only (also sent to
+  /// ``errors``, once).
+  public var isReadOnly: Bool { persistence?.isReadOnly ?? false }
+
+  /// Called when the write that a normal exit makes for each open store fails (a full
+  /// disk, a lock another process holds past the exit's 2-second wait): the values
+  /// staged since the last write are lost, and the process is ending, so nothing could
+  /// throw. `nil` by default; the failure is written to standard error (naming the file
+  /// and the reason, never a value) and sent to the store's ``errors`` whether or not a
+  /// handler is set.
+  ///
+  ///     Store.exitFlushFailureHandler = { error in log.critical("settings lost: \(error)") }
+  ///
+  /// It runs inside the process's `atexit` handlers, on the exiting thread: keep it
+  /// short, and do not start work that needs other threads.
+  public static var exitFlushFailureHandler: (@Sendable (StoreError) -> Void)? {
+    get { OpenStores.exitFailureHandler.withLock { $0 } }
+    set { OpenStores.exitFailureHandler.withLock { $0 = newValue } }
+  }
+
   /// The store file's path as given to ``Persistence/file(path:migrations:ifCorrupt:changeCheckInterval:)``,
   /// or `nil` in memory. The store reads and writes the file at the path this resolved to
   /// when it opened (see <doc:PersistingState>).

@@ -36,21 +36,22 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
       "Key \"\(key)\" holds \(expected), but was used with \(actual); nothing was staged. "
         + "Give each value type its own key name."
     case .corruptFile(let path, let reason):
-      "The store file at \(path) is not readable as a store (\(reason)); it was left untouched. "
+      "\(Self.file(path)) is not readable as a store (\(reason)); it was left untouched. "
         + "Restore it from a backup, delete it, or open with `ifCorrupt: .moveAside` to move it "
         + "aside and start empty."
     case .notAFile(let path):
       "Something that is not a regular file (a directory, FIFO, socket or device) is at \(path). "
         + "Move it away or choose another path for the store."
     case .unreadable(let path, let reason):
-      "The store file at \(path) could not be read (\(reason)). "
-        + "Check its permissions and that every folder on the path exists and is a folder."
+      "\(Self.file(path)) could not be read (\(reason)). "
+        + "Check its owner and permissions, and that every folder on the path exists and is a "
+        + "folder."
     case .newerVersion(let path, let found, let supported):
-      "The store file at \(path) has schema version \(found), but this code knows versions up "
+      "\(Self.file(path)) has schema version \(found), but this code knows versions up "
         + "to \(supported); it was left untouched. Run a newer build of the app, or move the file "
         + "aside to start over."
     case .migrationFailed(let path, let version, let step, let reason):
-      "Migrating the store file at \(path) to version \(version) failed at step \(step) "
+      "Migrating \(Self.file(path, capitalized: false)) to version \(version) failed at step \(step) "
         + "(\(reason)); the file was left at its old version. Fix the migration step and open again."
     case .undecodableValue(let key, let type, let path, let reason):
       "The value stored for key \"\(key)\" in \(path) does not decode as \(type) (\(reason)); "
@@ -63,8 +64,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
       "The disk holding \(path) is full; the previous file is intact and the values stay in "
         + "memory. Free some space, then call flush() again."
     case .writeFailed(let path, let reason):
-      "Writing the store file at \(path) failed (\(reason)); the previous file is intact and the "
-        + "values stay in memory. Check the folder's permissions, then call flush() again."
+      "Writing \(Self.file(path, capitalized: false)) failed (\(reason)); the previous file is "
+        + "intact and the values stay in memory. Check the folder's and the file's owner and "
+        + "permissions, then call flush() again."
     case .noDefaultLocation(let reason):
       "No default location for a store file (\(reason)). Set HOME or XDG_CONFIG_HOME, or pass "
         + "an explicit path to Persistence.file(path:)."
@@ -73,6 +75,16 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
 }
 
 extension StoreError {
+  /// Which of a store's files `path` is, and where: "The store's journal at …", "The
+  /// store's lock file at …" or "The store file at …", so that an error about the lock
+  /// file does not call it the store file.
+  static func file(_ path: String, capitalized: Bool = true) -> String {
+    let role: FileTrust.Role =
+      path.hasSuffix(".journal") ? .journal : path.hasSuffix(".lock") ? .lockFile : .storeFile
+    let name = "\(role.rawValue) at \(path)"
+    return capitalized ? name.prefix(1).uppercased() + name.dropFirst() : name
+  }
+
   /// This error naming `replacement` where it names `path` (or a file beside it whose
   /// name starts with `path`): a store reports the path the app gave, not the real path
   /// it resolved.

@@ -25,7 +25,7 @@ extension StorePersistence {
       else { return false }
       offset = state.journal.end
     }
-    guard let (data, readStamp) = try DurableFile.read(journalPath, from: offset),
+    guard let (data, readStamp) = try DurableFile.read(journalPath, from: offset, as: .journal),
       readStamp.device == stamp.device, readStamp.inode == stamp.inode
     else { return false }
     let contents: StoreJournal.Contents
@@ -107,7 +107,7 @@ extension StorePersistence {
       }
       data.append(line)
       stamp = try DurableFile.replace(
-        journalPath, with: data, modelledOn: path, fault: options.writeFault?())
+        journalPath, with: data, modelledOn: path, as: .journal, fault: options.writeFault?())
       state.journal.end = data.count
       state.journal.isLive = true
     }

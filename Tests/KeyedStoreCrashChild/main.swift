@@ -17,6 +17,15 @@ import KeyedStore
 //                                              store still open
 //   KeyedStoreCrashChild increment PATH N      adds 1 to "counter" N times with
 //                                              update(_:for:_:), then prints "done"
+//   KeyedStoreCrashChild readonly PATH         prints the value of "text", whether the
+//                                              store is read-only, then stages and
+//                                              flushes and prints what flush threw
+//   KeyedStoreCrashChild exit-full PATH VALUE  stages VALUE on a disk that is full, sets
+//                                              an exit handler that prints "handler
+//                                              <error>", then calls exit(0)
+//
+// Any mode may be preceded by "as-user UID": the child then runs as that user and group
+// (the tests run as root), so that tests can be another user in a shared folder.
 //
 // A mode with the suffix "-journal" (crash-journal, writer-journal, increment-journal)
 // opens the store so that it keeps a journal from the first write and compacts it once
@@ -43,7 +52,15 @@ func fail(_ message: String) -> Never {
   exit(1)
 }
 
-let arguments = CommandLine.arguments
+var arguments = CommandLine.arguments
+if arguments.count >= 3, arguments[1] == "as-user" {
+  guard let user = UInt32(arguments[2]) else { fail("as-user UID MODE …") }
+  // Group first: once the user changed, the process may no longer change its group.
+  guard setgroups(0, nil) == 0, setgid(user) == 0, setuid(user) == 0 else {
+    fail("cannot become user \(user): \(String(cString: strerror(errno)))")
+  }
+  arguments.removeSubrange(1...2)
+}
 guard arguments.count >= 3 else { fail("usage: crash PATH | writer PATH PREFIX COUNT") }
 let path = arguments[2]
 
@@ -63,6 +80,20 @@ let (mode, journaling) =
   arguments[1].hasSuffix("-journal")
   ? (String(arguments[1].dropLast("-journal".count)), true) : (arguments[1], false)
 
+if mode == "exit-full" {
+  guard arguments.count == 4 else { fail("exit-full PATH VALUE") }
+  do {
+    let full = Persistence.file(path: path, changeCheckInterval: nil).failingWrites { ENOSPC }
+    let store = try Store(persistence: full)
+    Store.exitFlushFailureHandler = { error in emit("handler \(error)") }
+    store.stage(arguments[3], for: ExitKeys.value)
+    keptOpen.append(store)
+  } catch {
+    fail("\(error)")
+  }
+  exit(0)
+}
+
 do {
   var persistence = Persistence.file(path: path, changeCheckInterval: nil)
   if journaling { persistence = persistence.journaling(fromFileSize: 0, compactionRatio: 0.5) }
@@ -77,6 +108,18 @@ do {
     }
     keptOpen.append(store)
     if mode == "exit" { exit(0) }
+  case "readonly":
+    let text = StoreKey<String>("text")
+    emit("value \(store.value(for: text) ?? "nil")")
+    emit("readOnly \(store.isReadOnly)")
+    store.stage("changed", for: text)
+    do {
+      try store.flush()
+      emit("flush ok")
+    } catch {
+      emit("flush \(error)")
+    }
+    emit("value \(store.value(for: text) ?? "nil")")
   case "crash":
     var counter = store.value(for: CrashKeys.counter) ?? 0
     while true {

@@ -18,18 +18,20 @@
 /// stale — the store file was rewritten with its records already in it — and is ignored.
 /// The bytes after the last newline are a write cut short (the writer was killed), and
 /// are ignored too; a whole line that does not parse is corruption.
+///
+/// Lines are read and written here rather than by `JSONDecoder` and `JSONEncoder`, as the
+/// store file is (see ``PersistedFile``): a value that cannot be read on its own is kept
+/// as its text, and costs only its key.
 enum StoreJournal {
+  /// What `format` says in a journal's header.
   static let formatName = "ripple.keyedstore.journal"
 
   /// The journal's first line.
-  struct Header: Codable, Equatable {
+  struct Header: Equatable {
+    /// The layout's name: ``StoreJournal/formatName``.
     var format: String = StoreJournal.formatName
+    /// The generation of the store file the journal belongs to.
     var generation: String
-  }
-
-  /// One write: the keys it changed.
-  struct Record: Codable, Equatable {
-    var values: [String: StoredJSON]
   }
 
   /// What a read of the journal found.
@@ -66,73 +68,108 @@ enum StoreJournal {
   ///   last whole line.
   /// - Throws: ``StoreError/corruptFile(path:reason:)`` naming the journal and the line
   ///   when a whole line is not a header or record.
+  /// - Complexity: O(*n*) in the size of `data`.
   static func parse(_ data: Data, from offset: Int, generation: String?, path: String)
     throws(StoreError) -> Contents
   {
+    let bytes = Array(data)
     var lines: [Range<Int>] = []
-    var start = data.startIndex
-    while let newline = data[start...].firstIndex(of: UInt8(ascii: "\n")) {
+    var start = 0
+    while let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
       lines.append(start..<newline)
       start = newline + 1
     }
-    let end = offset + (start - data.startIndex)
-    var contents = Contents(header: nil, records: [], end: end)
+    var contents = Contents(header: nil, records: [], end: offset + start)
     var recordLines = lines[...]
     if offset == 0, let first = lines.first {
       recordLines = lines.dropFirst()
       do {
-        contents.header = try JSONDecoder().decode(Header.self, from: data[first])
+        contents.header = try header(bytes, in: first)
       } catch {
-        throw .corruptFile(path: path, reason: "line 1: \(describe(error))")
-      }
-      guard contents.header?.format == formatName else {
-        throw .corruptFile(path: path, reason: "line 1 is not a journal header")
+        throw .corruptFile(path: path, reason: "line 1: \(error)")
       }
       guard contents.header?.generation == generation else { return contents }
     }
-    guard !recordLines.isEmpty else { return contents }
-    // One decode for every record (a journal may hold thousands); line by line only to
-    // name the line that fails.
-    var joined = Data([UInt8(ascii: "[")])
-    joined.reserveCapacity(end - offset + 2)
-    for (number, line) in recordLines.enumerated() {
-      if number > 0 { joined.append(UInt8(ascii: ",")) }
-      joined.append(data[line])
-    }
-    joined.append(UInt8(ascii: "]"))
-    if let records = try? JSONDecoder().decode([Record].self, from: joined) {
-      contents.records = records.map(\.values)
-      return contents
-    }
+    contents.records.reserveCapacity(recordLines.count)
     for (number, line) in recordLines.enumerated() {
       do {
-        contents.records.append(try JSONDecoder().decode(Record.self, from: data[line]).values)
+        contents.records.append(try record(bytes, in: line))
       } catch {
         // Line numbers are known when the read started at the beginning.
-        let byte = offset + (line.lowerBound - data.startIndex)
-        let place = offset == 0 ? "line \(number + 2)" : "the line at byte \(byte)"
-        throw .corruptFile(path: path, reason: "\(place): \(describe(error))")
+        let place =
+          offset == 0 ? "line \(number + 2)" : "the line at byte \(offset + line.lowerBound)"
+        throw .corruptFile(path: path, reason: "\(place): \(error)")
       }
     }
     return contents
   }
 
+  /// Parses the header line `bytes[line]`.
+  ///
+  /// - Throws: A ``JSONSyntaxError`` or ``FieldError``.
+  private static func header(_ bytes: [UInt8], in line: Range<Int>) throws -> Header {
+    var fields: [String: StoredJSON] = [:]
+    var reader = JSONReader(bytes, in: line)
+    reader.skipByteOrderMark()
+    try reader.readObject { name, reader throws(JSONSyntaxError) in
+      let value = try reader.readValue(depthLimit: StoredJSON.readableDepth)
+      if fields[name] == nil { fields[name] = value }
+    }
+    try reader.readEnd()
+    guard case .string(let format) = try FieldError.required("format", in: fields) else {
+      throw FieldError("format is not a string")
+    }
+    guard case .string(let generation) = try FieldError.required("generation", in: fields) else {
+      throw FieldError("generation is not a string")
+    }
+    guard format == formatName else { throw FieldError("it is not a journal header") }
+    return Header(generation: generation)
+  }
+
+  /// Parses the record line `bytes[line]`: its `values`, each read on its own.
+  ///
+  /// - Throws: A ``JSONSyntaxError`` or ``FieldError``.
+  private static func record(_ bytes: [UInt8], in line: Range<Int>) throws
+    -> [String: StoredJSON]
+  {
+    var values: [String: StoredJSON]?
+    var isObject = true
+    var reader = JSONReader(bytes, in: line)
+    reader.skipByteOrderMark()
+    try reader.readObject { name, reader throws(JSONSyntaxError) in
+      guard name == "values", values == nil, isObject else {
+        _ = try reader.readValue(depthLimit: StoredJSON.readableDepth)
+        return
+      }
+      if reader.nextNonWhitespace == UInt8(ascii: "{") {
+        values = try PersistedFile.readValues(&reader)
+      } else {
+        _ = try reader.readValue(depthLimit: StoredJSON.readableDepth)
+        isObject = false
+      }
+    }
+    try reader.readEnd()
+    guard isObject else { throw FieldError("values is not an object") }
+    guard let values else { throw FieldError("missing field \"values\"") }
+    return values
+  }
+
   /// The header line, with its newline.
   static func headerLine(generation: String) throws -> Data {
-    try line(Header(generation: generation))
+    try line(["format": .string(formatName), "generation": .string(generation)])
   }
 
   /// A record line, with its newline.
   static func recordLine(_ values: [String: StoredJSON]) throws -> Data {
-    try line(Record(values: values))
+    try line(["values": .object(values)])
   }
 
-  /// One value as a single line of JSON (compact JSON has no raw newline: those in
-  /// strings are escaped), ending in a newline.
-  private static func line(_ value: some Encodable) throws -> Data {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    var data = try encoder.encode(value)
+  /// An object as a single line of JSON (compact JSON has no raw newline: those in
+  /// strings are escaped, those in a value kept as text dropped), ending in a newline.
+  private static func line(_ object: [String: StoredJSON]) throws -> Data {
+    var writer = JSONWriter(style: .compact)
+    try writer.write(.object(object))
+    var data = Data(writer.bytes)
     data.append(UInt8(ascii: "\n"))
     return data
   }

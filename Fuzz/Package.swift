@@ -4,7 +4,7 @@ import PackageDescription
 /// libFuzzer targets for Ripple's parsers of untrusted input: a separate package, so that
 /// the fuzzer flags never reach Ripple's own build.
 ///
-///     bash .ci/fuzz                      # both targets, a minute each (what CI runs)
+///     bash .ci/fuzz                      # every target, a minute each (what CI runs)
 ///     RIPPLE_FUZZ_SECONDS=3600 bash .ci/fuzz
 ///
 /// `.ci/fuzz` builds with `-Xswiftc -sanitize=fuzzer,address` so that Ripple's own modules
@@ -19,6 +19,11 @@ let package = Package(
   targets: [
     .executableTarget(
       name: "FuzzStoreFile",
+      dependencies: [.product(name: "KeyedStore", package: "Ripple")],
+      swiftSettings: [.unsafeFlags(fuzzerFlags)],
+      linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]),
+    .executableTarget(
+      name: "FuzzStoreJournal",
       dependencies: [.product(name: "KeyedStore", package: "Ripple")],
       swiftSettings: [.unsafeFlags(fuzzerFlags)],
       linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])]),

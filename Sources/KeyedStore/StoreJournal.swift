@@ -86,7 +86,7 @@ enum StoreJournal {
       do {
         contents.header = try header(bytes, in: first)
       } catch {
-        throw .corruptFile(path: path, reason: "line 1: \(error)")
+        throw .corruptFile(path: path, reason: reason("line 1", error))
       }
       guard contents.header?.generation == generation else { return contents }
     }
@@ -98,10 +98,17 @@ enum StoreJournal {
         // Line numbers are known when the read started at the beginning.
         let place =
           offset == 0 ? "line \(number + 2)" : "the line at byte \(offset + line.lowerBound)"
-        throw .corruptFile(path: path, reason: "\(place): \(error)")
+        throw .corruptFile(path: path, reason: reason(place, error))
       }
     }
     return contents
+  }
+
+  /// Why the line at `place` failed: with the column of a syntax error (its line is the
+  /// journal's, not the one the error counted within the line).
+  private static func reason(_ place: String, _ error: any Error) -> String {
+    guard let error = error as? JSONSyntaxError else { return "\(place): \(error)" }
+    return "\(place), column \(error.column): \(error.problem)"
   }
 
   /// Parses the header line `bytes[line]`.

@@ -168,6 +168,13 @@ import Testing
     #expect(throws: JSONSyntaxError(line: 3, column: 8, problem: "expected a value")) {
       try readValue("{\n  \"a\": 1,\n  \"b\": x\n}")
     }
+    let header = #"{"format":"ripple.keyedstore.journal","generation":"aa"}"#
+    let journal = Data((header + "\n" + #"{"values":{}}"# + "\n" + #"{"values":x}"# + "\n").utf8)
+    #expect(
+      throws: StoreError.corruptFile(path: "j", reason: "line 3, column 11: expected a value")
+    ) {
+      try StoreJournal.parse(journal, from: 0, generation: "aa", path: "j")
+    }
   }
 
   /// Values as deep as `JSONDecoder` reads are values; deeper ones are kept as text. Read,

@@ -23,7 +23,8 @@ import ReactiveCore
 /// - Note: Thread-safe: reads, writes, reparenting and subscriptions may come from any
 ///   thread. One lock guards every lineage; change notifications are delivered after it
 ///   is released, on the thread that made the change. The class is not marked `Sendable`,
-///   so that your subclasses need not be; share an instance through your own wrapper.
+///   so that your subclasses need not be; hand an instance to another thread or a
+///   `@Sendable` closure with ``SendableAncestor``.
 open class Ancestor: LineageMember {
   // Guarded by LineageStore.lock.
   var parentNode: Ancestor?

@@ -23,8 +23,8 @@ import ReactiveCore
 ///   transitions complete. No state lock is held while a callback runs (only the
 ///   recursive lock that serializes transitions). Callbacks may attach, detach, host or
 ///   evict any node; such calls are queued and run right after the callback returns.
-///   The class is not marked `Sendable`, so that your subclasses need not be; share a
-///   node across threads through your own `Sendable` wrapper.
+///   The class is not marked `Sendable`, so that your subclasses need not be; hand a
+///   node to another thread or a `@Sendable` closure with ``SendableNode``.
 open class Behavior: CustomDebugStringConvertible {
   // Guarded by ScopeTree.shared.lock.
   weak var hostScope: Scope?

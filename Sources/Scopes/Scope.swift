@@ -76,7 +76,10 @@ open class Scope: Behavior {
 }
 
 /// The top of a scope tree: always active, and it cannot be attached to anything.
-public final class RootScope: Scope {
+///
+/// `Sendable`: a root has no state of its own beyond what every scope keeps under the
+/// tree's lock, so it may be shared with any thread, a `@Sendable` handler included.
+public final class RootScope: Scope, @unchecked Sendable {
   /// Creates an active root.
   public override init() { super.init(root: ()) }
 }
@@ -86,7 +89,11 @@ public final class RootScope: Scope {
 ///     AnonymousBehavior { cancellables in
 ///         somePublisher.sink { print($0) }.store(in: &cancellables)
 ///     }
-public final class AnonymousBehavior: Behavior {
+///
+/// `Sendable`: its closure is fixed at creation and runs only as a lifecycle callback,
+/// which never runs concurrently with another; what the closure captures is read from
+/// whichever thread activates the behavior.
+public final class AnonymousBehavior: Behavior, @unchecked Sendable {
   private let onActivate: (inout Set<AnyCancellable>) -> Void
 
   /// Creates a behavior whose ``Behavior/willActivate(cancellables:)`` runs `willActivate`.

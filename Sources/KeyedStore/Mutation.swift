@@ -129,6 +129,8 @@ public struct AnyMutation: Sendable {
 public struct ObserverReceipt: Hashable, Sendable {
   let id: UInt64
   let keyName: String
+  /// Whether the observer observes every key (``Store/registerObserverForAllKeys(on:_:)``).
+  var observesEveryKey = false
 }
 
 /// The receipts of a batch registration.

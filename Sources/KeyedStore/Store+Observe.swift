@@ -80,8 +80,11 @@ extension Store {
   ///
   /// - Parameter receipt: The receipt from registration.
   public func retireObserver(_ receipt: ObserverReceipt) {
-    let removed = state.withLock { state -> AnyObject? in
-      state.entries[receipt.keyName]?.removeObserver(id: receipt.id)
+    let removed = state.withLock { state -> [AnyObject] in
+      if receipt.observesEveryKey {
+        return Self.retireEveryKeyObserver(id: receipt.id, in: &state)
+      }
+      return state.entries[receipt.keyName]?.removeObserver(id: receipt.id).map { [$0] } ?? []
     }
     _ = removed  // released here, outside the lock
   }

@@ -77,22 +77,28 @@ extension Store {
   }
 
   /// The first use of a key in this store: binds it (decoding its stored value, if any)
-  /// and stores `value`. No observer can be registered on an entry created here. Called
-  /// with the state lock held; releases it.
+  /// and stores `value`. Only observers of every key can be registered on an entry
+  /// created here. Called with the state lock held; releases it.
   @inlinable
   func stageFirst<Value: Sendable>(
     _ value: Value, for key: StoreKey<Value>, isRedundant: (Value) -> Bool
   ) -> StageOutcome {
     switch state.value.entry(for: key) {
     case .success(let entry):
-      if let oldValue = entry.value, isRedundant(oldValue) {
+      let oldValue = entry.value
+      if let oldValue, isRedundant(oldValue) {
         state.lock.unlock()
         return .discardedAsRedundant
       }
       entry.value = value
       let queueWrite = entry.persists && !entry.isDirty && state.markDirty(entry)
+      let observers = entry.observers
       state.lock.unlock()
       if queueWrite { persistence?.requestWrite() }
+      guard !observers.isEmpty else { return .committed }
+      let mutation = Mutation(
+        key: key, oldValue: oldValue, newValue: value, nanoseconds: StoreClock.nanoseconds)
+      deliveries.deliver(mutation, to: observers)
       return .committed
     case .failure(let error):
       state.lock.unlock()

@@ -144,6 +144,15 @@ struct StoreState {
   var writeRequested = false
   /// Values another store wrote to bound keys, to commit and deliver as mutations.
   var pendingExternal: [String: (json: StoredJSON, origin: MutationOrigin)] = [:]
+  /// Publishes a stored value that did not decode as its key's type on the store's
+  /// ``Store/errors``; set by a persisting store. Never called back under the lock: it
+  /// hands the error to the store's queue.
+  var reportUndecodable: (@Sendable (StoreError) -> Void)?
+  /// Observers of every key, in registration order; each new entry gets them too.
+  var everyKeyObservers: [EveryKeyObserver] = []
+  /// Values another store wrote to keys no typed key has used, to deliver to observers of
+  /// every key.
+  var pendingUntyped: [String: (old: StoredJSON?, new: StoredJSON, origin: MutationOrigin)] = [:]
 
   mutating func newObserverID() -> UInt64 {
     nextObserverID += 1

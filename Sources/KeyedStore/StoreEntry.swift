@@ -47,6 +47,9 @@ class StoreEntry {
     fatalError("StoreEntry is abstract")
   }
 
+  /// Gives the key no value: what a value another store wrote that does not decode does.
+  func clearValue() {}
+
   /// Adds an observer of type-erased mutations.
   func addObserver(id: UInt64, _ deliver: @escaping @Sendable (AnyMutation) -> Void) {}
 
@@ -94,6 +97,8 @@ final class TypedEntry<Value: Sendable>: StoreEntry {
   override var anyValue: (any Sendable)? { value }
 
   override var hasNoObservers: Bool { observers.count == retiredCount }
+
+  override func clearValue() { value = nil }
 
   /// Stores `newValue` and returns the delivery of its mutation to the current observers.
   @inlinable

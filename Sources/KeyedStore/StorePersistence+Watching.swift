@@ -77,7 +77,9 @@ extension StorePersistence {
   /// Commits and delivers the changes that other stores made to bound keys, like any
   /// stage: under the delivery drain, so in commit order.
   func deliverExternalChanges() {
-    guard storage.withLock({ !$0.pendingExternal.isEmpty }) else { return }
+    guard storage.withLock({ !$0.pendingExternal.isEmpty || !$0.pendingUntyped.isEmpty }) else {
+      return
+    }
     let timestamp = ContinuousClock.now
     deliveries.commit { () -> ((), [any Delivery]) in
       ((), storage.withLock { $0.commitExternal(at: timestamp) })

@@ -141,13 +141,17 @@ final class StorePersistence: Sendable {
     } else {
       snapshot = try writableSnapshot(options, fileLock: fileLock)
     }
-    storage.withLock { state in
-      state.filePath = options.givenPath ?? path
-      state.stored = snapshot?.values ?? [:]
-    }
     let persistence = StorePersistence(
       options: options, storage: storage, deliveries: deliveries, fileLock: fileLock,
       snapshot: snapshot)
+    storage.withLock { state in
+      state.filePath = options.givenPath ?? path
+      state.stored = snapshot?.values ?? [:]
+      state.reportUndecodable = { [weak persistence] error in
+        guard let persistence else { return }
+        persistence.queue.async { persistence.errors.send(error) }
+      }
+    }
     if let interval = options.changeCheckInterval { persistence.watch(every: interval) }
     OpenStores.add(persistence)
     return persistence

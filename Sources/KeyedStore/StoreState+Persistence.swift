@@ -10,6 +10,7 @@ extension StoreState {
   mutating func makeEntry<Value: Sendable>(_ key: StoreKey<Value>) -> TypedEntry<Value> {
     let entry = TypedEntry(key)
     entries.bind(entry, to: key)
+    if !everyKeyObservers.isEmpty { addEveryKeyObservers(to: entry) }
     guard let filePath, key.isPersisted, Value.self is any Codable.Type else { return entry }
     entry.persists = true
     if let json = stored.removeValue(forKey: key.name) {
@@ -17,8 +18,10 @@ extension StoreState {
         entry.value = try json.decode(as: Value.self)
       } catch {
         // The JSON stays in the file (the entry is not dirty) until the key is staged.
-        undecodable[key.name] = .undecodableValue(
+        let failure = StoreError.undecodableValue(
           key: key.name, type: "\(Value.self)", path: filePath, reason: describe(error))
+        undecodable[key.name] = failure
+        reportUndecodable?(failure)
       }
     }
     return entry
@@ -81,6 +84,10 @@ extension StoreState {
   ) {
     for (name, json) in changes.changed where ours[name] == nil {
       guard let entry = entries[name] else {
+        if !everyKeyObservers.isEmpty {
+          let origin: MutationOrigin = origins.contains(name) ? .anotherStore : .anotherProcess
+          pendingUntyped[name] = (pendingUntyped[name]?.old ?? stored[name], json, origin)
+        }
         stored[name] = json
         continue
       }
@@ -94,19 +101,33 @@ extension StoreState {
   /// Commits the pending external values, in key-name order.
   ///
   /// - Returns: Their deliveries.
+  ///
+  /// A value that does not decode as its key's type gives the key no value (so
+  /// `value(for:)` reads `nil`, as a store opened now would), makes `checkedValue(for:)`
+  /// throw, and is reported; its observers hear nothing, as a key cannot be removed by a
+  /// mutation. Changes of keys no typed key has used go to the observers of every key.
   mutating func commitExternal(at timestamp: ContinuousClock.Instant) -> [any Delivery] {
-    let pending = pendingExternal.sorted { $0.key < $1.key }
-    pendingExternal.removeAll()
+    var names = Set(pendingExternal.keys)
+    names.formUnion(pendingUntyped.keys)
     var deliveries: [any Delivery] = []
-    for (name, (json, origin)) in pending {
+    for name in names.sorted() {
+      if let (old, new, origin) = pendingUntyped.removeValue(forKey: name), entries[name] == nil {
+        deliveries.append(
+          untypedDelivery(name: name, old: old, new: new, origin: origin, at: timestamp))
+      }
       // A key staged here since is written by this store later: it wins.
-      guard let entry = entries[name], !entry.isDirty else { continue }
+      guard let (json, origin) = pendingExternal.removeValue(forKey: name),
+        let entry = entries[name], !entry.isDirty
+      else { continue }
       do {
         deliveries.append(try entry.commitStored(json, at: timestamp, origin: origin))
         undecodable[name] = nil
       } catch {
-        undecodable[name] = .undecodableValue(
+        entry.clearValue()
+        let failure = StoreError.undecodableValue(
           key: name, type: "\(entry.valueType)", path: filePath ?? "", reason: describe(error))
+        undecodable[name] = failure
+        reportUndecodable?(failure)
       }
     }
     return deliveries

@@ -17,7 +17,7 @@ import Testing
     .string(everyCharacter), .string(""), .string("a/b\\c\"d"), .string("e\u{301}"),
     .integer(0), .integer(-1), .integer(.min), .integer(.max), .unsigned(.max),
     .double(0.1), .double(1e-7), .double(1e300), .double(-0.0), .double(2.5), .double(1e16),
-    .double(5e-324), .double(.greatestFiniteMagnitude), .double(-123_456.789e-300),
+    .double(.leastNonzeroMagnitude), .double(.greatestFiniteMagnitude), .double(-123_456.789e-300),
     .bool(true), .bool(false), .null, .array([]), .object([:]),
     .array([.integer(1), .array([]), .object([:]), .array([.array([.null])])]),
     .object([

@@ -187,10 +187,11 @@ extension StoredJSONEncoderTests {
       case .wideIntegers: [Int128(5), Int128.min, -Int128(UInt64.max), Int128(UInt64.max) + 1]
       case .doubles:
         [
-          0.1, 1e-7, 1e300, -0.0, 2.5, 100, 1e16, 9_007_199_254_740_993, 1.2345678901234567e17,
-          1e19, 1.8446744073709552e19, 1e20, -1e19, 5e-324, .greatestFiniteMagnitude,
+          0.1, 1e-7, 1e300, -0.0, 2.5, 100, 1e16, 9_007_199_254_740_992, 1.2345678901234567e17,
+          1e19, 1.8446744073709552e19, 1e20, -1e19, .leastNonzeroMagnitude,
+          .greatestFiniteMagnitude,
         ]
-      case .floats: [Float(0.1), 1e-7, 3, 1e10, 16_777_217, .greatestFiniteMagnitude, -0.0]
+      case .floats: [Float(0.1), 1e-7, 3, 1e10, 16_777_216, .greatestFiniteMagnitude, -0.0]
       case .strings: [JSONFormatTests.everyCharacter, "", "e\u{301}"]
       case .data: [Data(), Data([1, 2, 3, 250]), Data(repeating: 0xFF, count: 100)]
       case .date: [Date(timeIntervalSinceReferenceDate: 12.5), Date(timeIntervalSince1970: 0)]

@@ -31,7 +31,9 @@ private func requireSendable<T: Sendable>(_ value: T) -> T { value }
     await withTaskGroup(of: Void.self) { group in
       for index in 0..<64 {
         group.addTask {
-          if index % 2 == 0 { try? connection.node.attach(to: root) } else {
+          if index % 2 == 0 {
+            try? connection.node.attach(to: root)
+          } else {
             connection.node.detach()
           }
         }

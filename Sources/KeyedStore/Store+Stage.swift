@@ -238,7 +238,12 @@ extension Store {
       let persistence = key.persistsInFile ? self.persistence : nil
       // Cheap when the file did not change (one `stat`): starts `body` from what other
       // processes wrote, so that the commit below seldom has to run it again.
-      try? persistence?.checkForChanges()
+      do {
+        try persistence?.checkForChanges()
+      } catch {
+        // Only a head start: the commit below reads the file again under its lock, and
+        // reports (and keeps for the next flush) what fails there.
+      }
       let seen = value(for: key)
       var next = seen ?? initial
       body(&next)

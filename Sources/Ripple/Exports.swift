@@ -1,3 +1,8 @@
+// `import Ripple` brings every module of the package, and Dispatch, whose queues are the
+// schedulers most code passes to `receive(on:)`, `Store(scheduler:)` and timers. It does
+// not bring Foundation: a terminal tool or server that needs `Date`, `URL` or
+// `JSONEncoder` imports Foundation itself, and one that does not pays nothing for it.
+@_exported import Dispatch
 @_exported import Invalidation
 @_exported import InvalidationHTML
 @_exported import InvalidationTerminal

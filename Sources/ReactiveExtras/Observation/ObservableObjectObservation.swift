@@ -14,6 +14,12 @@ import ReactiveCore
 ///
 /// Swift cannot make an `ObservableObject` itself conform to `Observable` after the fact;
 /// this holder is the bridge the language allows.
+///
+/// - Note: The holder is `Sendable` (its own state never changes after `init`, and
+///   Observation's registrar is thread-safe), so that Observation code on any thread can
+///   track it. It hands ``object`` to whichever thread reads it, whatever the object's
+///   own type: an object that is not thread-safe must still be read and changed on one
+///   thread at a time, as without the holder.
 public final class ObservableObjectObservation<Object: ObservableObject>: Observable,
   @unchecked Sendable
 where Object.ObjectWillChangePublisher.Failure == Never {

@@ -1,3 +1,4 @@
+import Foundation
 import Ripple
 
 extension StoreKey where Value == Int { static let count = StoreKey("count") }
@@ -15,7 +16,14 @@ final class Counter: HeadlessNode {
 let store = try Store(persistence: .defaultFile(app: "ripple-counter"))
 let counter = Counter()
 counter.count = store[.count] ?? 0
-let app = try TerminalApp(root: counter)
+let app: TerminalApp
+do {
+  app = try TerminalApp(root: counter)
+} catch {
+  // No terminal (input from /dev/null, output piped, CI): one line, status 1.
+  FileHandle.standardError.write(Data("TerminalCounter: \(error)\n".utf8))
+  exit(1)
+}
 app.onKey = { key in if key == .character(" ") { counter.count += 1 } }
 app.willQuit = { store.stage(counter.count, for: .count) }
 app.run()

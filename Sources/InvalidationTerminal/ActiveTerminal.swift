@@ -10,8 +10,13 @@ import ReactiveCore
 /// need to reach without it: they run where no Swift object can safely be reached, so
 /// they touch only memory prepared before their handlers are installed.
 enum ActiveTerminal {
-  /// SIGINT, SIGQUIT, SIGTERM and SIGHUP: restore, then the terminal's interrupt handler.
-  static let interruptSignals: [Int32] = [SIGINT, SIGQUIT, SIGTERM, SIGHUP]
+  /// SIGINT, SIGQUIT, SIGTERM, SIGHUP and SIGPIPE: restore, then the terminal's interrupt
+  /// handler. SIGPIPE (a write to a pipe whose reader is gone) would otherwise kill the
+  /// process with the terminal raw on the alternate screen; caught, the write that raised
+  /// it still fails with `EPIPE`, and by default the app exits 141 (128 + 13), as a shell
+  /// pipeline's writer does, with the terminal given back. A process that ignores SIGPIPE
+  /// (many servers do) keeps ignoring it and handles `EPIPE` itself.
+  static let interruptSignals: [Int32] = [SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE]
   /// Every signal the terminal handles while open: the interrupts, job control (SIGTSTP
   /// suspends, SIGCONT resumes) and SIGWINCH. A signal found ignored at open (SIGHUP under
   /// `nohup`, SIGTSTP under a shell without job control) stays ignored.

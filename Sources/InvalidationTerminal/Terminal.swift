@@ -186,9 +186,11 @@ public final class Terminal: @unchecked Sendable {
     return writeAll(bytes, to: writeDescriptor, timeout: Self.writeTimeout)
   }
 
-  /// What SIGINT, SIGQUIT, SIGTERM and SIGHUP do, called with the signal number after
-  /// the terminal is restored; `nil` (the default) exits with status 128 + the signal
-  /// number.
+  /// What SIGINT, SIGQUIT, SIGTERM, SIGHUP and SIGPIPE do, called with the signal number
+  /// after the terminal is restored; `nil` (the default) exits with status 128 + the
+  /// signal number (141 for SIGPIPE, as a shell pipeline's writer exits). A SIGPIPE found
+  /// ignored when the terminal opened stays ignored: writes to a closed pipe then fail
+  /// with `EPIPE` for the app to handle.
   public var interruptHandler: (@Sendable (Int32) -> Void)? {
     get { state.withLock { $0.handler } }
     set { state.withLock { $0.handler = newValue } }

@@ -217,13 +217,18 @@ func finishes(_ semaphore: DispatchSemaphore) -> Bool {
 }
 
 extension TerminalTests {
-  @Test(arguments: [SIGINT, SIGQUIT, SIGTERM, SIGHUP])
+  @Test(arguments: [SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE])
   func anInterruptRestoresTheTerminalThenCallsTheHandler(signal number: Int32) throws {
     guard let pty = PseudoTerminal.open() else {
       Issue.record("no pseudo-terminal on this machine")
       return
     }
     let before = pty.localFlags()
+    // A test runner may ignore SIGPIPE; an app starts with its default action.
+    var found = sigaction()
+    _ = sigaction(number, nil, &found)
+    setAction(number, SIG_DFL)
+    defer { _ = sigaction(number, &found, nil) }
     let action = currentAction(number)
     let terminal = try Terminal.open(input: pty.follower, output: pty.follower)
     let received = LockedBox<[Int32]>([])

@@ -9,7 +9,8 @@ public let controlCharacters: [(name: String, character: Character)] = [
   ("DEL", "\u{7F}"), ("PAD", "\u{80}"), ("IND", "\u{84}"), ("NEL", "\u{85}"),
   ("RI", "\u{8D}"), ("SS3", "\u{8F}"), ("DCS", "\u{90}"), ("SOS", "\u{98}"),
   ("CSI", "\u{9B}"), ("ST", "\u{9C}"), ("OSC", "\u{9D}"), ("PM", "\u{9E}"), ("APC", "\u{9F}"),
-  ("LRE", "\u{202A}"), ("RLE", "\u{202B}"), ("PDF", "\u{202C}"), ("LRO", "\u{202D}"),
+  ("LS", "\u{2028}"), ("PS", "\u{2029}"), ("LRE", "\u{202A}"), ("RLE", "\u{202B}"),
+  ("PDF", "\u{202C}"), ("LRO", "\u{202D}"),
   ("RLO", "\u{202E}"), ("LRI", "\u{2066}"), ("RLI", "\u{2067}"), ("FSI", "\u{2068}"),
   ("PDI", "\u{2069}"),
 ]
@@ -19,4 +20,5 @@ public let printableNeighbours: [(name: String, character: Character)] = [
   ("space", " "), ("tilde", "~"), ("NBSP", "\u{A0}"), ("inverted !", "¡"), ("é", "é"),
   ("e + acute", "e\u{301}"), ("box", "─"), ("hyphen", "‐"),
   ("left-to-right mark area", "\u{2070}"), ("narrow NBSP", "\u{202F}"), ("ellipsis", "…"),
+  ("hyphenation point", "\u{2027}"),
 ]

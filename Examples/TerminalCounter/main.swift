@@ -1,4 +1,3 @@
-import Foundation
 import Ripple
 
 extension StoreKey where Value == Int { static let count = StoreKey("count") }
@@ -16,14 +15,7 @@ final class Counter: HeadlessNode {
 let store = try Store(persistence: .defaultFile(app: "ripple-counter"))
 let counter = Counter()
 counter.count = store[.count] ?? 0
-let app: TerminalApp
-do {
-  app = try TerminalApp(root: counter)
-} catch {
-  // No terminal (input from /dev/null, output piped, CI): one line, status 1.
-  FileHandle.standardError.write(Data("TerminalCounter: \(error)\n".utf8))
-  exit(1)
-}
+let app = TerminalApp.openOrExit(root: counter)  // without a terminal: one line, status 1
 app.onKey = { key in if key == .character(" ") { counter.count += 1 } }
 app.willQuit = { store.stage(counter.count, for: .count) }
 app.run()

@@ -91,6 +91,29 @@ public final class TerminalApp {
     self.init(root: root, terminal: terminal, minimumInterval: minimumInterval)
   }
 
+  /// Opens the terminal and shows `root` on it, as ``init(root:minimumInterval:reportsMouse:)``
+  /// does, or — where there is no terminal (input from `/dev/null`, output piped, CI) —
+  /// writes one line saying why to standard error and exits with status 1: what a
+  /// command-line program's `main` does with that error anyway, without a top-level
+  /// `try` that crashes with a register dump.
+  ///
+  ///     let app = TerminalApp.openOrExit(root: counter)
+  ///
+  /// - Parameters:
+  ///   - root: The tree to draw; resized to the terminal, and on every resize.
+  ///   - reportsMouse: Whether mouse presses, drags and the wheel arrive as keys.
+  /// - Returns: The app, with the terminal open.
+  public static func openOrExit(root: HeadlessNode, reportsMouse: Bool = false) -> TerminalApp {
+    do {
+      return try TerminalApp(root: root, reportsMouse: reportsMouse)
+    } catch {
+      let program = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "") }
+      let line = "\(program ?? "app"): \(error)\n"
+      _ = writeAll(Array(line.utf8), to: STDERR_FILENO)
+      exit(1)
+    }
+  }
+
   /// Shows `root` full-screen on a terminal that is already open.
   ///
   /// - Parameters:

@@ -12,9 +12,20 @@ import Invalidation
 /// pasted line break or tab becomes a space, a control character is dropped), Backspace,
 /// Delete, Left, Right, Home, End, Ctrl-A and Ctrl-E (start and end), Ctrl-U and Ctrl-K
 /// (delete to the start and to the end), Ctrl-W and Alt-Backspace (delete the word before
-/// the cursor), Alt-Left/Alt-B and Alt-Right/Alt-F (move by word). Enter, Escape, Tab,
-/// Up and Down are left to the app, which decides what submitting or leaving the field
-/// means.
+/// the cursor), Alt-Left/Alt-B and Alt-Right/Alt-F (move by word), and Enter while
+/// ``onSubmit`` is set. Escape, Tab, Up and Down (and Enter without ``onSubmit``) are left
+/// to the app, which decides what leaving the field means.
+///
+/// The field tells the app what the user did, so that it never needs to watch the keys
+/// the field takes: ``onChange`` runs after every change of the text (a key, a paste, or
+/// the app setting ``text``), and ``onSubmit`` when Enter is pressed.
+///
+///     input.onChange = { text in results.items = search(text) }   // a live filter
+///     input.onSubmit = { text in add(text); input.text = "" }
+///
+/// Editing costs what it changes, not the length of the text: a key at the end of a
+/// million characters, its drawing included, does not look at the other characters
+/// (reading ``text`` builds the string once per change).
 ///
 /// The cursor is a character index (``cursor``), drawn as a reversed cell while
 /// ``showsCursor`` is on; the field draws on its first row. Columns are counted as the
@@ -23,15 +34,33 @@ import Invalidation
 ///
 /// - Note: Like every node, confined to the thread that runs its render loop.
 open class TextInput: HeadlessNode, KeyResponder {
-  /// The text; setting it keeps the cursor inside it.
+  /// The text; setting it keeps the cursor inside it, and calls ``onChange`` when it
+  /// differs.
   public var text: String {
-    didSet {
-      guard text != oldValue else { return }
-      characters = Array(text)
+    get {
+      if let cachedText { return cachedText }
+      let built = String(characters)
+      cachedText = built
+      return built
+    }
+    set {
+      guard newValue != text else { return }
+      characters = Array(newValue)
+      totalColumns = characters.reduce(0) { $0 + Self.columns(of: $1) }
+      cachedText = newValue
       cursor = min(cursor, characters.count)
-      setNeedsDisplay()
+      textChanged()
     }
   }
+
+  /// Called after every change of ``text`` — by a key the field took, a paste, or the
+  /// app — with the new text, on the thread that runs the field's render loop.
+  public var onChange: ((String) -> Void)?
+
+  /// Called with the text when Enter is pressed while the field has the focus. While it
+  /// is set, the field takes Enter; while it is `nil`, Enter goes on to the app's
+  /// `onKey`.
+  public var onSubmit: ((String) -> Void)?
 
   /// Where the cursor is, as a number of characters from the start: `0` is before the
   /// first, `text.count` after the last. Clamped to that range.
@@ -64,8 +93,13 @@ open class TextInput: HeadlessNode, KeyResponder {
     didSet { if showsCursor != oldValue { setNeedsDisplay() } }
   }
 
-  /// The text as characters, kept with ``text`` so that editing is by index.
+  /// The text as characters: what editing changes, by index. ``text`` is built from it
+  /// when read, once per change.
   private var characters: [Character]
+  /// ``text``, once built since the last change.
+  private var cachedText: String?
+  /// The columns of the whole text, kept with each edit (for ``intrinsicContentSize``).
+  private var totalColumns = 0
   /// The first character drawn, so that the cursor stays in view in a narrow field.
   private var firstVisible = 0
 
@@ -78,16 +112,31 @@ open class TextInput: HeadlessNode, KeyResponder {
   ///   - frame: The field's rectangle; it draws on the first row.
   public init(text: String = "", placeholder: String = "", name: String? = nil, frame: Rect = .zero)
   {
-    self.text = text
     self.placeholder = placeholder
     characters = Array(text)
+    cachedText = text
     cursor = characters.count
     super.init(name: name, frame: frame)
+    totalColumns = characters.reduce(0) { $0 + Self.columns(of: $1) }
   }
 
   /// One row, as wide as the text and the cursor.
   open override var intrinsicContentSize: Size {
-    Size(width: text.terminalColumns + 1, height: 1)
+    Size(width: totalColumns + 1, height: 1)
+  }
+
+  /// The columns a character takes in the field: at least one (a zero-width one is drawn
+  /// as a cell of its own).
+  private static func columns(of character: Character) -> Int {
+    max(1, character.terminalColumns)
+  }
+
+  /// After an edit: the text is built again when next read, the field redraws, and the
+  /// app hears of it.
+  private func textChanged() {
+    cachedText = nil
+    setNeedsDisplay()
+    if let onChange { onChange(text) }
   }
 
   // MARK: Editing
@@ -100,10 +149,14 @@ open class TextInput: HeadlessNode, KeyResponder {
   public func insert(_ inserted: String) {
     let clean = inserted.compactMap(Self.lineCharacter)
     guard !clean.isEmpty else { return }
-    characters.insert(contentsOf: clean, at: cursor)
-    let newCursor = cursor + clean.count
-    text = String(characters)
-    cursor = newCursor
+    if cursor == characters.count {
+      characters.append(contentsOf: clean)
+    } else {
+      characters.insert(contentsOf: clean, at: cursor)
+    }
+    totalColumns += clean.reduce(0) { $0 + Self.columns(of: $1) }
+    cursor += clean.count
+    textChanged()
   }
 
   /// Deletes the characters in `range` (clamped to the text) and puts the cursor where
@@ -114,9 +167,10 @@ open class TextInput: HeadlessNode, KeyResponder {
     let lower = min(max(0, range.lowerBound), characters.count)
     let upper = min(max(lower, range.upperBound), characters.count)
     guard lower < upper else { return }
+    totalColumns -= characters[lower..<upper].reduce(0) { $0 + Self.columns(of: $1) }
     characters.removeSubrange(lower..<upper)
-    text = String(characters)
     cursor = lower
+    textChanged()
   }
 
   /// Takes the editing keys listed in the type's description.
@@ -140,6 +194,9 @@ open class TextInput: HeadlessNode, KeyResponder {
       cursor = wordStart()
     case .modified(.right, .alt), .modified(.right, .control), .modified(.character("f"), .alt):
       cursor = wordEnd()
+    case .enter:
+      guard let onSubmit else { return false }
+      onSubmit(text)
     default: return false
     }
     return true
@@ -206,21 +263,28 @@ open class TextInput: HeadlessNode, KeyResponder {
   }
 
   /// Moves ``firstVisible`` so that the cursor's cell is in view, and so that no room is
-  /// wasted at the right while text is hidden at the left.
+  /// wasted at the right while text is hidden at the left. Looks at no more characters
+  /// than fit in `width` (and the ones it scrolls past), whatever the text's length.
   private func scrollToCursor(width: Int) {
-    func columns(_ range: Range<Int>) -> Int {
-      characters[range].reduce(0) { $0 + max(1, $1.terminalColumns) }
-    }
-    let cursorColumns = cursor < characters.count ? max(1, characters[cursor].terminalColumns) : 1
+    let cursorColumns = cursor < characters.count ? Self.columns(of: characters[cursor]) : 1
     firstVisible = min(firstVisible, cursor)
-    while firstVisible < cursor, columns(firstVisible..<cursor) + cursorColumns > width {
-      firstVisible += 1
+    // The leftmost start that still shows the cursor: walk back from it while it fits.
+    var earliest = cursor
+    var used = cursorColumns
+    while earliest > 0, used + Self.columns(of: characters[earliest - 1]) <= width {
+      earliest -= 1
+      used += Self.columns(of: characters[earliest])
     }
+    firstVisible = max(firstVisible, earliest)
+    // While the text from one character earlier to the end (and the cursor after it)
+    // fits, show it: walk back from the end, at most `width` columns.
     let trailing = cursor == characters.count ? 1 : 0
-    while firstVisible > 0,
-      columns(firstVisible - 1..<characters.count) + trailing <= width
-    {
-      firstVisible -= 1
+    var start = characters.count
+    var tail = trailing
+    while start > 0, tail + Self.columns(of: characters[start - 1]) <= width {
+      start -= 1
+      tail += Self.columns(of: characters[start])
     }
+    firstVisible = min(firstVisible, max(start, 0))
   }
 }

@@ -83,8 +83,15 @@ public struct CellAttributes: OptionSet, Hashable, Sendable {
 }
 
 extension CellStyle {
-  /// The style with `attribute` added.
-  package func adding(_ attribute: CellAttributes) -> CellStyle {
+  /// The style with `attribute` (or several) added: a selected row's look from its own,
+  /// say.
+  ///
+  ///     let selected = itemStyle.adding(.reverse)
+  ///     let heading = CellStyle(foreground: .standard(.cyan)).adding([.bold, .underline])
+  ///
+  /// - Parameter attribute: The attributes to add to the ones the style has.
+  /// - Returns: The style with them.
+  public func adding(_ attribute: CellAttributes) -> CellStyle {
     var style = self
     style.attributes.insert(attribute)
     return style

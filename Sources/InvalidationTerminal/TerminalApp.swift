@@ -186,6 +186,11 @@ public final class TerminalApp {
     exit(status)
   }
 
+  /// Keeps `cancellable` (a timer, say) until the app quits.
+  func keepUntilQuit(_ cancellable: AnyCancellable) {
+    cancellable.store(in: &subscriptions)
+  }
+
   /// Runs ``willQuit`` once and gives the terminal back.
   private func finish() {
     if !isQuitting {

@@ -10,8 +10,21 @@ import Invalidation
 ///     list.selection                       // 1
 ///
 /// Keys it takes (``handle(_:)`` returns `true`): Up, Down, Page Up, Page Down, Home, End,
-/// the mouse wheel, and a mouse press on a row (which selects it). Every other key is left
-/// to the app.
+/// the mouse wheel, a mouse press on a row (which selects it), and Enter while
+/// ``onActivate`` is set. Every other key is left to the app.
+///
+/// The list tells the app what the user did, so that it never needs to watch the keys the
+/// list takes: ``onSelectionChange`` runs after every change of the selection (a key, the
+/// mouse, new items, or the app), ``onActivate`` when Enter is pressed on a row.
+///
+///     list.onSelectionChange = { index in details.text = index.map { lines[$0] } ?? "" }
+///     list.onActivate = { index in pin(lines[index]) }
+///
+/// A log view follows its tail: with ``followsTail`` on, a selection on the last row
+/// moves to the new last row as items are added; moving it up pauses the following, and
+/// moving it back to the last row resumes it. Items with an ``Item/id`` keep their
+/// selection by identity when the rows change (lines dropped from the front, a filter);
+/// items without one keep it by index.
 ///
 /// Items longer than the list is wide are cut at its edge (a wide character cut in half
 /// leaves a space). While the list is empty it shows its ``placeholder``, dimmed.
@@ -24,6 +37,34 @@ open class ListView: HeadlessNode, KeyResponder {
     public var text: String
     /// The look of the row when it is not selected.
     public var style: CellStyle
+    /// What identifies an item across changes of ``ListView/items``: any `Hashable`
+    /// and `Sendable` value (a line number, a key).
+    public struct ID: Hashable, @unchecked Sendable {
+      /// The value, type-erased. Unchecked `Sendable`: it is made only from a `Sendable`
+      /// value.
+      public let base: AnyHashable
+
+      /// Wraps `value`.
+      ///
+      /// - Parameter value: What identifies the item.
+      public init(_ value: some Hashable & Sendable) { base = AnyHashable(value) }
+    }
+
+    /// What identifies the item across changes of ``ListView/items``, if anything: the
+    /// selection stays on the item with the selected item's id. `nil` by default.
+    public var id: ID?
+
+    /// Creates an item that keeps the selection by identity.
+    ///
+    /// - Parameters:
+    ///   - text: The text, drawn on one row.
+    ///   - id: What identifies the item when the rows change: a line number, a key.
+    ///   - style: The look of the row when it is not selected; plain by default.
+    public init(_ text: String, id: some Hashable & Sendable, style: CellStyle = .plain) {
+      self.text = text
+      self.style = style
+      self.id = ID(id)
+    }
 
     /// Creates an item.
     ///
@@ -45,30 +86,75 @@ open class ListView: HeadlessNode, KeyResponder {
 
   /// The rows. Setting them keeps the selection on a valid row (the last one, if the
   /// selected row is gone), or `nil` when there are none.
+  ///
+  /// With ``followsTail`` on and the last row selected, the new last row is selected; an
+  /// item with an ``Item/id`` stays selected where it moved; otherwise the index stays.
   public var items: [Item] {
     didSet {
       guard items != oldValue else { return }
-      selection = clampedSelection(selection)
+      // An empty list that follows its tail starts there.
+      let wasAtTail = selection == nil || selection == oldValue.count - 1
+      if followsTail, wasAtTail {
+        selection = items.count - 1
+      } else if let selection, oldValue.indices.contains(selection),
+        let id = oldValue[selection].id,
+        let moved = items.firstIndex(where: { $0.id == id })
+      {
+        self.selection = moved
+      } else {
+        selection = clampedSelection(selection)
+      }
       setNeedsDisplay()
     }
   }
 
   /// The selected row's index, or `nil` when the list is empty. Setting it clamps it to
-  /// the rows there are; the list scrolls on its next draw to show it.
+  /// the rows there are; the list scrolls on its next draw to show it. Every change calls
+  /// ``onSelectionChange``.
   public var selection: Int? {
     didSet {
       let clamped = clampedSelection(selection)
       if clamped != selection { selection = clamped }
-      if selection != oldValue { setNeedsDisplay() }
+      guard selection != oldValue else { return }
+      revealsSelection = true
+      setNeedsDisplay()
+      onSelectionChange?(selection)
     }
   }
+
+  /// Called after every change of ``selection`` — a key, the mouse, new items, or the
+  /// app — with the new selection, on the thread that runs the list's render loop.
+  public var onSelectionChange: ((Int?) -> Void)?
+
+  /// Called with the selected row when Enter is pressed while the list has the focus.
+  /// While it is set, the list takes Enter; while it is `nil`, Enter goes on to the app.
+  public var onActivate: ((Int) -> Void)?
+
+  /// Whether a selection on the last row follows the rows added after it, as `tail -f`
+  /// does; off by default. Moving the selection up pauses the following; moving it back
+  /// to the last row resumes it.
+  public var followsTail = false
+
+  /// Whether the next draw scrolls to the selection: set when the selection changes, so
+  /// that an offset the app set stays until then.
+  private var revealsSelection = true
 
   /// The selected item, if any.
   public var selectedItem: Item? { selection.map { items[$0] } }
 
-  /// The first row shown. It changes only as far as it must to keep the selection in
-  /// view (on the next draw), or when the rows no longer fill the list.
-  public private(set) var scrollOffset = 0
+  /// The first row shown. It changes only as far as it must to keep a new selection in
+  /// view (on the next draw), or when the rows no longer fill the list. Set it to scroll
+  /// without moving the selection (a log view's Page Up that keeps following paused);
+  /// the next change of the selection scrolls back to it.
+  public var scrollOffset = 0 {
+    didSet {
+      if scrollOffset < 0 { scrollOffset = 0 }
+      if scrollOffset != oldValue {
+        revealsSelection = false
+        setNeedsDisplay()
+      }
+    }
+  }
 
   /// What the list shows, dimmed, while it has no rows.
   public var placeholder: String {
@@ -136,6 +222,9 @@ open class ListView: HeadlessNode, KeyResponder {
     case .pageDown: moveSelection(by: page)
     case .home: selection = 0
     case .end: selection = items.count - 1
+    case .enter:
+      guard let onActivate, let selection else { return false }
+      onActivate(selection)
     case .mouse(let event):
       switch event.kind {
       case .scrollUp: moveSelection(by: -1)
@@ -183,11 +272,19 @@ open class ListView: HeadlessNode, KeyResponder {
     }
   }
 
-  /// Scrolls as little as keeps the selection in view, and no further than fills the list.
+  /// Scrolls as little as keeps a new selection in view, and no further than fills the
+  /// list. Changes the offset without the setter's observer, which marks an offset the
+  /// app chose.
   private func scrollToSelection(height: Int) {
-    scrollOffset = min(scrollOffset, max(0, items.count - height))
-    guard let selection else { return }
-    if selection < scrollOffset { scrollOffset = selection }
-    if selection >= scrollOffset + height { scrollOffset = selection - height + 1 }
+    var offset = min(scrollOffset, max(0, items.count - height))
+    if revealsSelection, let selection {
+      if selection < offset { offset = selection }
+      if selection >= offset + height { offset = selection - height + 1 }
+    }
+    revealsSelection = false
+    if offset != scrollOffset {
+      scrollOffset = offset
+      revealsSelection = false
+    }
   }
 }

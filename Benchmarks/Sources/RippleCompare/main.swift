@@ -130,6 +130,12 @@ let workloads: [Workload] = [
     name: "terminal_full_repaint", operations: 200,
     ripple: TerminalRepaintWorkloads.fullRepaint,
     openCombine: nil, baseline: TerminalRepaintWorkloads.handWrittenRepaint),
+  // ÷base: a key typed at the end of a 1,000,000-character TextInput and the field drawn
+  // again, against the same edit on a [Character] and its last 80 columns by hand.
+  Workload(
+    name: "terminal_text_input_key", operations: 2_000,
+    ripple: TextInputWorkloads.keyAtTheEnd,
+    openCombine: nil, baseline: TextInputWorkloads.handWrittenKey),
 ]
 
 if let index = arguments.firstIndex(of: "--profile") {

@@ -53,6 +53,23 @@ open class ListView: HeadlessNode, KeyResponder {
     /// What identifies the item across changes of ``ListView/items``, if anything: the
     /// selection stays on the item with the selected item's id. `nil` by default.
     public var id: ID?
+    /// The row as runs of text, each in its own style (a log line's level in colour),
+    /// when the item was made from spans; ``text`` is their text, joined.
+    public var spans: [TextSpan]?
+
+    /// Creates an item drawn as runs of text in their own styles.
+    ///
+    ///     ListView.Item(spans: [TextSpan("WARN", style: yellow), " cache is cold"], id: 42)
+    ///
+    /// - Parameters:
+    ///   - spans: The runs of the row, in order.
+    ///   - id: What identifies the item when the rows change, if anything.
+    public init(spans: [TextSpan], id: (some Hashable & Sendable)? = Int?.none) {
+      text = spans.map(\.text).joined()
+      style = .plain
+      self.spans = spans
+      self.id = id.map(ID.init)
+    }
 
     /// Creates an item that keeps the selection by identity.
     ///
@@ -264,11 +281,21 @@ open class ListView: HeadlessNode, KeyResponder {
       let item = items[index]
       let row = Rect(x: 0, y: y, width: size.width, height: 1)
       var style = item.style
-      if showsSelection, index == selection {
+      let isSelected = showsSelection && index == selection
+      if isSelected {
         style = selectedStyle ?? item.style.adding(.reverse)
         canvas.fill(row, with: " ", style: style)
       }
-      canvas.draw(item.text, in: row, style: style)
+      if let spans = item.spans {
+        let shown = spans.map { span in
+          TextSpan(
+            span.text, style: isSelected ? selectedStyle ?? span.style.adding(.reverse) : span.style
+          )
+        }
+        canvas.draw(shown, in: row)
+      } else {
+        canvas.draw(item.text, in: row, style: style)
+      }
     }
   }
 

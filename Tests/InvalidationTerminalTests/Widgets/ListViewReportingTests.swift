@@ -105,3 +105,20 @@ import Testing
     #expect(ticks == stopped)
   }
 }
+
+@Suite struct ListViewSpanTests {
+  /// A row of spans draws each run in its style, and reversed while selected.
+  @Test func rowsOfSpansKeepTheirStyles() {
+    let warn = CellStyle(foreground: .standard(.yellow))
+    let list = ListView(
+      items: [ListView.Item(spans: [TextSpan("W", style: warn), " cold"], id: 1), "plain"],
+      frame: Rect(x: 0, y: 0, width: 8, height: 2))
+    list.selection = 1
+    #expect(rendered(list) == ["W cold", "plain"])
+    #expect(list.snapshot().style(at: Point(x: 0, y: 0)) == warn)
+    list.selection = 0
+    _ = rendered(list)
+    #expect(list.snapshot().style(at: Point(x: 0, y: 0)) == warn.adding(.reverse))
+    #expect(list.items[0].text == "W cold")
+  }
+}

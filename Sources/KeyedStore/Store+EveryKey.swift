@@ -33,7 +33,7 @@ extension Store {
 
   /// Registers a closure to run for every mutation of every key from now on — keys bound
   /// later and keys no typed key has used included — in commit order, with the origin
-  /// rules of ``registerObserver(for:on:_:)``.
+  /// rules of a key's own observers.
   ///
   ///     let receipt = store.registerObserverForAllKeys { mutation in
   ///         print("\(mutation.key.name) is now \(mutation.newValue)")

@@ -2,7 +2,7 @@ extension Publisher where Failure == Never, Output: Sendable {
   /// The elements produced by the publisher, as an asynchronous sequence that keeps what
   /// arrives while the loop's body is busy, as `bufferingPolicy` says.
   ///
-  /// ``values`` asks for one element per iteration, as Combine's does: a publisher that
+  /// `values` asks for one element per iteration, as Combine's does: a publisher that
   /// does not wait for demand, such as a ``PassthroughSubject``, drops every value it
   /// sends while the body awaits. This sequence subscribes with unlimited demand when it
   /// is created and buffers instead:

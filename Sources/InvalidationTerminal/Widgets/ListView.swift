@@ -152,6 +152,23 @@ open class ListView: HeadlessNode, KeyResponder {
   /// to the last row resumes it.
   public var followsTail = false
 
+  /// How many columns of every row are scrolled out at the left, to show long lines;
+  /// 0 by default. Set it, or turn on ``scrollsHorizontally`` to let Left and Right move
+  /// it.
+  public var horizontalOffset = 0 {
+    didSet {
+      if horizontalOffset < 0 { horizontalOffset = 0 }
+      if horizontalOffset != oldValue { setNeedsDisplay() }
+    }
+  }
+
+  /// Whether Left and Right scroll the rows sideways (by ``horizontalScrollStep``
+  /// columns); off by default, so that the app hears those keys.
+  public var scrollsHorizontally = false
+
+  /// How far Left and Right scroll, in columns, while ``scrollsHorizontally`` is on.
+  public var horizontalScrollStep = 8
+
   /// Whether the next draw scrolls to the selection: set when the selection changes, so
   /// that an offset the app set stays until then.
   private var revealsSelection = true
@@ -237,6 +254,11 @@ open class ListView: HeadlessNode, KeyResponder {
     case .down: moveSelection(by: 1)
     case .pageUp: moveSelection(by: -page)
     case .pageDown: moveSelection(by: page)
+    case .left where scrollsHorizontally:
+      horizontalOffset = max(0, horizontalOffset - horizontalScrollStep)
+    case .right where scrollsHorizontally:
+      let widest = items.map(\.text.terminalColumns).max() ?? 0
+      horizontalOffset = min(max(0, widest - 1), horizontalOffset + horizontalScrollStep)
     case .home: selection = 0
     case .end: selection = items.count - 1
     case .enter:
@@ -286,17 +308,41 @@ open class ListView: HeadlessNode, KeyResponder {
         style = selectedStyle ?? item.style.adding(.reverse)
         canvas.fill(row, with: " ", style: style)
       }
+      var shown = [TextSpan(item.text, style: style)]
       if let spans = item.spans {
-        let shown = spans.map { span in
+        shown = spans.map { span in
           TextSpan(
             span.text, style: isSelected ? selectedStyle ?? span.style.adding(.reverse) : span.style
           )
         }
-        canvas.draw(shown, in: row)
-      } else {
-        canvas.draw(item.text, in: row, style: style)
       }
+      if horizontalOffset > 0 { shown = Self.dropping(columns: horizontalOffset, from: shown) }
+      canvas.draw(shown, in: row)
     }
+  }
+
+  /// The spans without their first `columns` columns: what a row shows scrolled
+  /// sideways. A wide character cut by the edge leaves a space.
+  static func dropping(columns: Int, from spans: [TextSpan]) -> [TextSpan] {
+    var left = columns
+    var result: [TextSpan] = []
+    for span in spans {
+      guard left > 0 else {
+        result.append(span)
+        continue
+      }
+      var kept = Substring(span.text)
+      var prefix = ""
+      while left > 0, let first = kept.first {
+        let width = max(1, first.terminalColumns)
+        kept = kept.dropFirst()
+        if width > left { prefix = String(repeating: " ", count: width - left) }
+        left -= min(left, width)
+      }
+      let text = prefix + kept
+      if !text.isEmpty { result.append(TextSpan(text, style: span.style)) }
+    }
+    return result
   }
 
   /// Scrolls as little as keeps a new selection in view, and no further than fills the

@@ -122,3 +122,30 @@ import Testing
     #expect(list.items[0].text == "W cold")
   }
 }
+
+@Suite struct ListViewHorizontalScrollTests {
+  /// A long line can be read to its end: the offset scrolls every row sideways, set by
+  /// the app or by Left and Right when the list scrolls horizontally.
+  @Test func longLinesScrollSideways() {
+    let long = String(repeating: "0123456789", count: 1_000)
+    let list = ListView(
+      items: [ListView.Item(long), "short"], frame: Rect(x: 0, y: 0, width: 6, height: 2))
+    list.showsSelection = false
+    #expect(rendered(list) == ["012345", "short"])
+    list.horizontalOffset = 9_995
+    #expect(rendered(list) == ["56789", ""])
+    #expect(!list.handle(.right))  // the app's key until the list scrolls sideways
+    list.scrollsHorizontally = true
+    list.horizontalOffset = 0
+    #expect(list.handle(.right))
+    #expect(rendered(list) == ["890123", ""])
+    #expect(list.handle(.left))
+    #expect(rendered(list) == ["012345", "short"])
+  }
+
+  /// A wide character cut by the left edge leaves a space.
+  @Test func aWideCharacterCutAtTheLeftLeavesASpace() {
+    let spans = ListView.dropping(columns: 1, from: [TextSpan("買い"), TextSpan("x")])
+    #expect(spans.map(\.text) == [" い", "x"])
+  }
+}

@@ -33,6 +33,7 @@ let examples: [String] = [
   "ScopesExample",
   "Todo",
   "TerminalCounter",
+  "LogView",
 ]
 
 /// Small programs a module's tests run as child processes, under `Tests/<Name>`:

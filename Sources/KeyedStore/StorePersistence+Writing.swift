@@ -94,6 +94,8 @@ extension StorePersistence {
   func write(
     closing: Bool = false, delivering: Bool = true, lockTimeout: Duration? = nil
   ) throws(StoreError) {
+    // Every value refused is published, each naming its key; a flush throws the first.
+    defer { publishUnencodable() }
     try cycle.withLock { state throws(StoreError) in
       // Checked under the lock, so that no write queued before `close()` runs after it.
       guard !state.isClosed else { return }
@@ -126,8 +128,9 @@ extension StorePersistence {
       do {
         encoded[entry.name] = try StoredJSON(encoding: value)
       } catch {
-        state.unreportedError =
-          state.unreportedError ?? .unencodableValue(key: entry.name, reason: describe(error))
+        let failure = StoreError.unencodableValue(key: entry.name, reason: describe(error))
+        state.unreportedError = state.unreportedError ?? failure
+        state.unpublished.append(failure)
       }
     }
     return (pending.map(\.0), encoded)
@@ -187,6 +190,7 @@ extension StorePersistence {
         return (outcome, [delivery])
       }
     }
+    publishUnencodable()
     if inMemoryOnly { requestWrite() }
     if let failure { publish(failure) }
     return result
@@ -202,5 +206,14 @@ extension StorePersistence {
       guard isFirst else { return }
     }
     errors.send(reported(error))
+  }
+
+  /// Sends each value a write refused to ``errors``, once, with no lock held.
+  func publishUnencodable() {
+    let refused = cycle.withLock { state in
+      defer { state.unpublished = [] }
+      return state.unpublished
+    }
+    for failure in refused { errors.send(reported(failure)) }
   }
 }

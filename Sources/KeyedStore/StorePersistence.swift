@@ -64,6 +64,8 @@ final class StorePersistence: Sendable {
     /// A value that could not be encoded in a background write, for the next flush to
     /// report: that value is not retried, so its error must not be lost.
     var unreportedError: StoreError?
+    /// Values a write refused (they cannot be encoded), to publish once the write ends.
+    var unpublished: [StoreError] = []
     /// Whether a read-only store has published that it cannot write.
     var reportedReadOnly = false
     var timer: (any DispatchSourceTimer)?

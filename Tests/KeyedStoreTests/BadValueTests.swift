@@ -281,3 +281,23 @@ struct Reading: Codable, Sendable, Equatable {
     }
   }
 }
+
+@Suite struct EveryRefusedValueIsPublishedTests {
+  /// Two values that cannot be encoded in one write: the flush throws the first, and
+  /// each is published on `errors`, naming its key; the other keys are written.
+  @Test func eachRefusedValueIsPublishedNamingItsKey() throws {
+    let folder = TemporaryFolder()
+    let store = try openStore(folder.file())
+    let published = Recorder<String>()
+    let subscription = store.errors.sink { error in
+      if case .unencodableValue(let key, _) = error { published.append(key) }
+    }
+    defer { subscription.cancel() }
+    store.stage(Double.nan, for: StoreKey<Double>("first"))
+    store.stage(Double.infinity, for: StoreKey<Double>("second"))
+    store.stage("kept", for: .someString)
+    #expect(throws: StoreError.self) { try store.flush() }
+    #expect(eventually { published.values.sorted() == ["first", "second"] })
+    #expect(try openStore(folder.file()).value(for: .someString) == "kept")
+  }
+}

@@ -149,9 +149,10 @@ final class StorePersistence: Sendable {
     storage.withLock { state in
       state.filePath = options.givenPath ?? path
       state.stored = snapshot?.values ?? [:]
-      state.reportUndecodable = { [weak persistence] error in
-        guard let persistence else { return }
-        persistence.queue.async { persistence.errors.send(error) }
+      // The subject and queue, not the persistence: no cycle through the storage, and no
+      // weak reference (whose side table LeakSanitizer cannot trace at exit).
+      state.reportUndecodable = { [errors = persistence.errors, queue = persistence.queue] error in
+        queue.async { errors.send(error) }
       }
     }
     if let interval = options.changeCheckInterval { persistence.watch(every: interval) }

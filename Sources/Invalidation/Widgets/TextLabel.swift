@@ -80,7 +80,8 @@ open class TextLabel: HeadlessNode {
 
   /// As wide as the text, one row.
   open override var intrinsicContentSize: Size {
-    Size(width: shownSpans.reduce(0) { $0 + $1.text.terminalColumns }, height: 1)
+    guard tabWidth != nil else { return Size(width: text.terminalColumns, height: 1) }
+    return Size(width: shownSpans.reduce(0) { $0 + $1.text.terminalColumns }, height: 1)
   }
 
   /// The spans as drawn: tabs expanded when ``tabWidth`` is set.
@@ -98,6 +99,11 @@ open class TextLabel: HeadlessNode {
 
   /// Draws the text aligned and clipped on the first row.
   open override func draw(in canvas: inout TextCanvas) {
+    // A plain label (no spans, no tab stops) draws its text directly: no span array is
+    // built on every frame for the common case.
+    guard styledSpans != nil || tabWidth != nil else {
+      return canvas.draw(text, in: bounds, alignment: alignment, style: style)
+    }
     canvas.draw(shownSpans, in: bounds, alignment: alignment)
   }
 }

@@ -11,6 +11,7 @@ public struct Persistence: Sendable {
   enum Kind: Sendable {
     case memory
     case file(FileOptions)
+    case backend(any StoreBackend, changeCheckInterval: Duration?)
   }
 
   /// The settings of a file-backed store.
@@ -98,6 +99,27 @@ public struct Persistence: Sendable {
         FileOptions(
           path: path, migrations: migrations, ifCorrupt: ifCorrupt,
           changeCheckInterval: changeCheckInterval, writeFault: nil, lockTimeout: lockTimeout)))
+  }
+
+  /// Values of `Codable` keys are also kept by `backend`: a database that many processes
+  /// and machines share, say (see <doc:BeyondOneMachine>).
+  ///
+  ///     let store = try Store(persistence: .backend(myBackend))
+  ///
+  /// Typed keys, observers, ``Mutation/origin``, ``Store/update(_:for:_:)``, batches and
+  /// ``Store/errors`` work as they do with a file. Give each store its own backend
+  /// instance: a backend serves one store.
+  ///
+  /// - Parameters:
+  ///   - backend: Where the values are kept.
+  ///   - changeCheckInterval: How often, at least, the store asks the backend for others'
+  ///     changes; the backend may also tell it at once (``StoreBackendEvents/changed()``).
+  ///     `nil` looks only when you call ``Store/refresh()`` or the backend tells it.
+  /// - Returns: The persistence to pass to ``Store/init(persistence:)``.
+  public static func backend(
+    _ backend: some StoreBackend, changeCheckInterval: Duration? = .milliseconds(250)
+  ) -> Persistence {
+    Persistence(kind: .backend(backend, changeCheckInterval: changeCheckInterval))
   }
 
   /// The store file's path, or `nil` in memory.

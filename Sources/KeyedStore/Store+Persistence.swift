@@ -30,8 +30,15 @@ extension Store {
     let state = StoreStorage()
     let deliveries = DeliveryDrain()
     var engine: StorePersistence?
-    if case .file(let options) = persistence.kind {
+    switch persistence.kind {
+    case .memory:
+      break
+    case .file(let options):
       engine = try StorePersistence.open(options, storage: state, deliveries: deliveries)
+    case .backend(let backend, let changeCheckInterval):
+      engine = try StorePersistence.open(
+        backend, changeCheckInterval: changeCheckInterval, storage: state,
+        deliveries: deliveries)
     }
     self.init(scheduler: scheduler, state: state, deliveries: deliveries, persistence: engine)
   }

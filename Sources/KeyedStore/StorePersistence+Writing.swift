@@ -7,40 +7,8 @@ import ReactiveCore
   import Foundation
 #endif
 
-// Writing: the background write cycle, the transaction `update` and batches use, and the
-// whole-file rewrite.
+// Writing: the background write cycle, and the transaction `update` and batches use.
 extension StorePersistence {
-
-  /// Replaces the file with `values` at the store's schema version, then removes the
-  /// journal, whose records are in the file now. A file of ``Persistence/FileOptions/journalThreshold``
-  /// bytes or more gets a new generation, which starts a new journal.
-  ///
-  /// - Returns: The new file's stamp and generation.
-  static func rewrite(_ values: [String: StoredJSON], options: Persistence.FileOptions)
-    throws(StoreError) -> (FileStamp, String?)
-  {
-    let version = options.schemaVersion
-    var generation: String?
-    var data = try encode(PersistedFile(version: version, values: values), path: options.path)
-    if data.count >= options.journalThreshold {
-      generation = StoreJournal.newGeneration()
-      data = try encode(
-        PersistedFile(version: version, values: values, generation: generation),
-        path: options.path)
-    }
-    let stamp = try DurableFile.replace(options.path, with: data, fault: options.writeFault?())
-    // After the rename: a journal left by a crash here is stale (another generation).
-    DurableFile.remove(StoreJournal.path(for: options.path))
-    return (stamp, generation)
-  }
-
-  static func encode(_ file: PersistedFile, path: String) throws(StoreError) -> Data {
-    do {
-      return try file.encoded()
-    } catch {
-      throw .writeFailed(path: path, reason: describe(error))
-    }
-  }
 
   /// Queues a background write: called by the stage that dirtied the first entry since
   /// the last write, so that a burst of stages costs one write.
@@ -100,13 +68,17 @@ extension StorePersistence {
       // Checked under the lock, so that no write queued before `close()` runs after it.
       guard !state.isClosed else { return }
       if closing { state.isClosed = true }
-      // Encoded before taking the file lock, so that other writers wait less.
+      // Encoded before the backend is called, so that other writers wait less.
       guard let (pending, encoded) = takeDirty(&state) else { return }
+      var seen = StoreBackendChanges()
+      // What others wrote is noted even when the commit fails: the backend has moved on.
+      defer { noteExternal(seen, except: encoded) }
       do throws(StoreError) {
-        try fileLock.withExclusiveLock(timeout: lockTimeout ?? options.lockTimeout, for: path) {
-          () throws(StoreError) in
-          try merge(encoded, into: &state)
-        }
+        try backend.commit(
+          encoded.mapValues(StoreBackendValue.init), timeout: lockTimeout, seen: &seen)
+        state.commits += 1
+        // The backend read what it holds on the way: a failed change check is over.
+        state.watchFailure = nil
       } catch {
         // Nothing was written: the values stay dirty, so that the next write retries.
         storage.withLock { $0.markDirtyAgain(pending) }
@@ -157,32 +129,30 @@ extension StorePersistence {
     var failure: StoreError?
     let result = cycle.withLock { state -> (Outcome, [any Delivery]) in
       if !state.isClosed {
+        var committed: (Outcome, [any Delivery])?
+        var taken: [StoreEntry] = []
         do throws(StoreError) {
-          return try fileLock.withExclusiveLock(timeout: options.lockTimeout, for: path) {
-            () throws(StoreError) -> (Outcome, [any Delivery]) in
-            try absorbFile(into: &state, except: [:], movingCorruptAside: true)
-            let result = storage.withLock { storeState in
+          try backend.commitExclusively(timeout: nil) { changes in
+            state.watchFailure = nil
+            noteExternal(changes, except: [:])
+            committed = storage.withLock { storeState in
               var deliveries = storeState.commitExternal(at: timestamp)
               let (outcome, delivery) = commit(&storeState)
               deliveries.append(delivery)
               return (outcome, deliveries)
             }
-            // Written under the same lock hold: no other writer sees the file between.
-            if let (pending, encoded) = takeDirty(&state) {
-              do throws(StoreError) {
-                try merge(encoded, into: &state)
-              } catch {
-                storage.withLock { $0.markDirtyAgain(pending) }
-                state.unreportedError = state.unreportedError ?? error
-                failure = error
-              }
-            }
-            return result
+            guard let (pending, encoded) = takeDirty(&state) else { return [:] }
+            taken = pending
+            return encoded.mapValues(StoreBackendValue.init)
           }
+          if !taken.isEmpty { state.commits += 1 }
         } catch {
+          // Committed in memory but not written: the values stay dirty for the next write.
+          if !taken.isEmpty { storage.withLock { $0.markDirtyAgain(taken) } }
           state.unreportedError = state.unreportedError ?? error
           failure = error
         }
+        if let committed { return committed }
       }
       inMemoryOnly = true
       return storage.withLock { storeState in
@@ -195,6 +165,7 @@ extension StorePersistence {
     if let failure { publish(failure) }
     return result
   }
+
   /// Sends a background failure to ``errors``; a read-only store's refusal to write only
   /// the first time, rather than after every stage.
   func publish(_ error: StoreError) {
@@ -205,7 +176,7 @@ extension StorePersistence {
       }
       guard isFirst else { return }
     }
-    errors.send(reported(error))
+    errors.send(error)
   }
 
   /// Sends each value a write refused to ``errors``, once, with no lock held.
@@ -214,6 +185,6 @@ extension StorePersistence {
       defer { state.unpublished = [] }
       return state.unpublished
     }
-    for failure in refused { errors.send(reported(failure)) }
+    for failure in refused { errors.send(failure) }
   }
 }

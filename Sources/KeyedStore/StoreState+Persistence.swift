@@ -77,12 +77,11 @@ extension StoreState {
   /// Takes in values another store wrote: unbound keys get the new JSON at once; bound
   /// persisting keys that this store has not changed since get a pending mutation.
   ///
-  /// - Parameter origins: Which keys' values another store of this process wrote; the
-  ///   others came from another process.
-  mutating func noteExternal(
-    _ changes: FileChanges, except ours: [String: StoredJSON], writtenHere origins: Set<String>
-  ) {
-    for (name, json) in changes.changed where ours[name] == nil {
+  /// Keys in `ours` are left out: this store is writing them, and its value wins.
+  mutating func noteExternal(_ changes: StoreBackendChanges, except ours: [String: StoredJSON]) {
+    let origins = changes.writtenInThisProcess
+    for (name, value) in changes.changed where ours[name] == nil {
+      let json = value.json
       guard let entry = entries[name] else {
         if !everyKeyObservers.isEmpty {
           let origin: MutationOrigin = origins.contains(name) ? .anotherStore : .anotherProcess

@@ -8,7 +8,7 @@ import ReactiveCore
 #endif
 
 // Reading the file and its journal: at open, in a change check, and before each write.
-extension StorePersistence {
+extension FileBackend {
 
   /// Reads and parses the file and its journal, moving a corrupt one aside when
   /// `movingCorruptAside` and the options say so.
@@ -72,20 +72,19 @@ extension StorePersistence {
   }
 
   /// Brings what this store knows of the file up to date: reads the file when its stamp
-  /// changed, and notes what other stores changed, except the keys in `encoded`.
+  /// changed, and adds what other stores changed to `seen`.
   ///
   /// - Parameter movingCorruptAside: Whether a corrupt file may be moved aside (as the
   ///   options say); a watcher only reads.
   func absorbFile(
-    into state: inout CycleState, except encoded: [String: StoredJSON], movingCorruptAside: Bool
+    into state: inout FileState, seen: inout StoreBackendChanges, movingCorruptAside: Bool
   ) throws(StoreError) {
     let stamp = DurableFile.stamp(path)
     if let stamp, stamp == state.stamp {
       let journalStamp = DurableFile.stamp(journalPath)
       if journalStamp == state.journal.stamp { return }
       // Only the journal changed: read what was appended since.
-      if let journalStamp, try absorbJournal(into: &state, stamp: journalStamp, except: encoded) {
-        state.watchFailure = nil
+      if let journalStamp, try absorbJournal(into: &state, stamp: journalStamp, seen: &seen) {
         return
       }
     }
@@ -95,7 +94,6 @@ extension StorePersistence {
       state.fileVersion = nil
       state.generation = nil
       state.journal = JournalState()
-      state.watchFailure = nil
       return
     }
     let version = options.schemaVersion
@@ -107,13 +105,20 @@ extension StorePersistence {
     let values =
       try options.migrations.migrate(snapshot.values, from: snapshot.version, path: path)
       ?? snapshot.values
-    noteExternal(FileChanges(from: state.known, to: values), except: encoded)
+    seen.merge(reportable(FileChanges(from: state.known, to: values)))
     state.known = values
     state.stamp = snapshot.stamp
     state.fileVersion = snapshot.version
     state.generation = snapshot.generation
     state.journal = snapshot.journal
-    state.watchFailure = nil
+  }
+
+  /// `changes` as the store hears them: which keys a store of this process wrote.
+  func reportable(_ changes: FileChanges) -> StoreBackendChanges {
+    guard !changes.isEmpty else { return StoreBackendChanges() }
+    return StoreBackendChanges(
+      changed: changes.changed.mapValues(StoreBackendValue.init), removed: changes.removed,
+      writtenInThisProcess: OpenStores.writtenHere(changes.changed, to: path))
   }
 
 }

@@ -9,14 +9,14 @@ import ReactiveCore
 
 // The journal of a large store file: reading what other stores appended, appending this
 // store's changes, and compacting the file (see the *Persisting app state* article).
-extension StorePersistence {
+extension FileBackend {
   /// Reads the records appended to the journal since this store last read or wrote it,
   /// when the file itself is unchanged, and notes what they changed.
   ///
   /// - Returns: Whether that sufficed; `false` when the journal is another one (or was
   ///   cut, or does not parse), and the file and journal must be read whole.
   func absorbJournal(
-    into state: inout CycleState, stamp: FileStamp, except encoded: [String: StoredJSON]
+    into state: inout FileState, stamp: FileStamp, seen: inout StoreBackendChanges
   ) throws(StoreError) -> Bool {
     var offset = 0
     if let known = state.journal.stamp {
@@ -50,7 +50,7 @@ extension StorePersistence {
       }
     }
     state.journal = JournalState(stamp: readStamp, end: contents.end, isLive: true)
-    noteExternal(changes, except: encoded)
+    seen.merge(reportable(changes))
     return true
   }
 
@@ -60,10 +60,10 @@ extension StorePersistence {
   /// A file with a generation gets only the changed keys, appended to its journal as one
   /// line (so that a file holds a whole batch or none of it); any other file is
   /// rewritten whole.
-  func merge(_ encoded: [String: StoredJSON], into state: inout CycleState)
-    throws(StoreError)
-  {
-    try absorbFile(into: &state, except: encoded, movingCorruptAside: true)
+  func merge(
+    _ encoded: [String: StoredJSON], into state: inout FileState, seen: inout StoreBackendChanges
+  ) throws(StoreError) {
+    try absorbFile(into: &state, seen: &seen, movingCorruptAside: true)
     let version = options.schemaVersion
     var changed: [String: StoredJSON] = [:]
     for (name, value) in encoded where state.known[name] != value { changed[name] = value }
@@ -82,7 +82,7 @@ extension StorePersistence {
   /// Appends `changed` to the journal as one line, starting the journal of the file's
   /// generation when there is none yet (or only a stale one), and queues a compaction
   /// once the journal has grown. Holds the file lock.
-  func append(_ changed: [String: StoredJSON], to state: inout CycleState)
+  func append(_ changed: [String: StoredJSON], to state: inout FileState)
     throws(StoreError)
   {
     guard let generation = state.generation else { return }
@@ -120,7 +120,7 @@ extension StorePersistence {
   }
 
   /// Rewrites the file whole with `values` (removing the journal), and notes it.
-  func rewriteFile(with values: [String: StoredJSON], into state: inout CycleState)
+  func rewriteFile(with values: [String: StoredJSON], into state: inout FileState)
     throws(StoreError)
   {
     let (stamp, generation) = try Self.rewrite(values, options: options)
@@ -133,7 +133,7 @@ extension StorePersistence {
 
   /// Whether the journal has grown past ``Persistence/FileOptions/compactionRatio`` of
   /// the file.
-  func needsCompaction(_ state: CycleState) -> Bool {
+  func needsCompaction(_ state: FileState) -> Bool {
     guard state.journal.isLive, let size = state.stamp?.size else { return false }
     return Double(state.journal.end) > Double(size) * options.compactionRatio
   }
@@ -143,20 +143,22 @@ extension StorePersistence {
   /// leaves the file and journal as they were, and is published.
   func compact() {
     do throws(StoreError) {
-      try cycle.withLock { state throws(StoreError) in
+      try state.withLock { state throws(StoreError) in
         state.isCompactionQueued = false
         guard !state.isClosed else { return }
         try fileLock.withExclusiveLock(timeout: options.lockTimeout, for: path) {
           () throws(StoreError) in
-          try absorbFile(into: &state, except: [:], movingCorruptAside: true)
+          var seen = StoreBackendChanges()
+          defer { state.unreported.merge(seen) }
+          try absorbFile(into: &state, seen: &seen, movingCorruptAside: true)
           guard state.fileVersion == options.schemaVersion, needsCompaction(state) else { return }
           try rewriteFile(with: state.known, into: &state)
           state.writes += 1
         }
       }
     } catch {
-      errors.send(reported(error))
+      events.withLock { $0 }?.failed(reported(error))
     }
-    deliverExternalChanges()
+    if !state.withLock({ $0.unreported.isEmpty }) { events.withLock { $0 }?.changed() }
   }
 }

@@ -1,7 +1,9 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 /// Ripple has no package dependencies, by design: every module builds with only the toolchain.
+/// The one exception is opt-in: the `PostgreSQL` trait builds `KeyedStorePostgreSQL` on
+/// postgres-nio. A package that does not enable the trait resolves no package at all.
 /// Feature modules depend on ReactiveCore only, never on each other; a backend module
 /// depends on the feature module it draws (and ReactiveCore), never on another backend.
 let featureModules: [String] = [
@@ -40,11 +42,34 @@ let examples: [String] = [
 /// KeyedStore's crash-safety and two-process tests kill and race this one.
 let testHelpers: [String: [String]] = ["KeyedStore": ["KeyedStoreCrashChild"]]
 
+/// The KeyedStore backend on PostgreSQL: its own product, built only with the `PostgreSQL`
+/// trait, so that nobody else resolves postgres-nio and SwiftNIO.
+let postgreSQLTrait = "PostgreSQL"
+let whenPostgreSQL = TargetDependencyCondition.when(traits: [postgreSQLTrait])
+let postgreSQLDependencies: [Target.Dependency] = [
+  .product(name: "PostgresNIO", package: "postgres-nio", condition: whenPostgreSQL),
+  .product(name: "NIOCore", package: "swift-nio", condition: whenPostgreSQL),
+  .product(name: "NIOPosix", package: "swift-nio", condition: whenPostgreSQL),
+  .product(name: "Logging", package: "swift-log", condition: whenPostgreSQL),
+]
+
 let package = Package(
   name: "Ripple",
   // `Synchronization.Mutex` needs these on Apple platforms; Linux has no floor.
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
-  products: (libraryModules + ["Ripple"]).map { .library(name: $0, targets: [$0]) },
+  products: (libraryModules + ["Ripple", "KeyedStorePostgreSQL"]).map {
+    .library(name: $0, targets: [$0])
+  },
+  traits: [
+    .trait(
+      name: postgreSQLTrait,
+      description: "Builds KeyedStorePostgreSQL, the store's backend on PostgreSQL (postgres-nio).")
+  ],
+  dependencies: [
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+  ],
   targets: [.target(name: "ReactiveCore", dependencies: ["RippleFutex"])]
     // The futex calls under ReactiveCore's lock on Linux (C: `syscall` is variadic).
     + [.target(name: "RippleFutex")]
@@ -68,6 +93,20 @@ let package = Package(
     // The seeded generator every module's model-based tests share.
     + [.target(name: "ModelTesting", path: "Tests/ModelTesting")]
     + [.testTarget(name: "RippleTests", dependencies: ["Ripple"])]
+    // Without the trait, these build empty (their sources are under `#if PostgreSQL`).
+    + [
+      .target(
+        name: "KeyedStorePostgreSQL",
+        dependencies: ["KeyedStore", "ReactiveCore"] + postgreSQLDependencies),
+      .executableTarget(
+        name: "KeyedStorePostgreSQLChild",
+        dependencies: ["KeyedStore", "KeyedStorePostgreSQL"],
+        path: "Tests/KeyedStorePostgreSQLChild"),
+      .testTarget(
+        name: "KeyedStorePostgreSQLTests",
+        dependencies: ["KeyedStore", "KeyedStorePostgreSQL", "KeyedStorePostgreSQLChild"]
+          + postgreSQLDependencies),
+    ]
     + examples.map { .executableTarget(name: $0, dependencies: ["Ripple"], path: "Examples/\($0)") },
   swiftLanguageModes: [.v6]
 )

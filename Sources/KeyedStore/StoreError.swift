@@ -1,3 +1,5 @@
+import ReactiveCore
+
 /// What went wrong with a ``Store``: a misused key, or a store file that could not be
 /// read, migrated or written. Each case names the key or file, and its
 /// ``description`` says what to do.
@@ -35,6 +37,11 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case .typeMismatch(let key, let expected, let actual):
       "Key \"\(key)\" holds \(expected), but was used with \(actual); nothing was staged. "
         + "Give each value type its own key name."
+    case .corruptFile(let path, let reason) where Self.isBackendLocation(path):
+      "What \(path) holds is not readable as a store (\(reason)); nothing was changed."
+    case .writeFailed(let path, let reason) where Self.isBackendLocation(path):
+      "Writing to \(path) failed (\(reason)); the values stay in memory, and the next write "
+        + "or flush() retries them."
     case .corruptFile(let path, let reason):
       "\(Self.file(path)) is not readable as a store (\(reason)); it was left untouched. "
         + "Restore it from a backup, delete it, or open with `ifCorrupt: .moveAside` to move it "
@@ -78,6 +85,14 @@ extension StoreError {
   /// Which of a store's files `path` is, and where: "The store's journal at …", "The
   /// store's lock file at …" or "The store file at …", so that an error about the lock
   /// file does not call it the store file.
+  /// The locations of the backends other than files that stores of this process opened:
+  /// errors naming one speak of it, not of a file.
+  static let backendLocations = LockedBox<Set<String>>([])
+
+  static func isBackendLocation(_ location: String) -> Bool {
+    backendLocations.withLock { $0.contains(location) }
+  }
+
   static func file(_ path: String, capitalized: Bool = true) -> String {
     let role: FileTrust.Role =
       path.hasSuffix(".journal") ? .journal : path.hasSuffix(".lock") ? .lockFile : .storeFile

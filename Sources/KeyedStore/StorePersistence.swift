@@ -89,6 +89,9 @@ final class StorePersistence: Sendable {
     _ backend: any StoreBackend, changeCheckInterval: Duration?, storage: StoreStorage,
     deliveries: DeliveryDrain
   ) throws(StoreError) -> StorePersistence {
+    if !(backend is FileBackend) {
+      _ = StoreError.backendLocations.withLock { $0.insert(backend.location) }
+    }
     let values = try backend.load()
     let persistence = StorePersistence(backend: backend, storage: storage, deliveries: deliveries)
     storage.withLock { state in

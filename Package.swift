@@ -9,6 +9,9 @@ let featureModules: [String] = [
   "KeyedStore",
   "Lineage",
   "ReactiveExtras",
+  // Combine's Foundation networking publishers (`URLSession.DataTaskPublisher`): a module of
+  // its own so that only its users link FoundationNetworking (and, on Linux, libcurl).
+  "ReactiveFoundationNetworking",
   "Scopes",
 ]
 /// Backends, each built on the feature module it draws, and each its own product: an app

@@ -11,6 +11,9 @@ let featureModules: [String] = [
   "KeyedStore",
   "Lineage",
   "ReactiveExtras",
+  // Combine's Foundation networking publishers (`URLSession.DataTaskPublisher`): a module of
+  // its own so that only its users link FoundationNetworking (and, on Linux, libcurl).
+  "ReactiveFoundationNetworking",
   "Scopes",
 ]
 /// Backends, each built on the feature module it draws, and each its own product: an app
@@ -20,10 +23,26 @@ let backendModules: [(name: String, dependencies: [String])] = [
   ("InvalidationHTML", ["Invalidation"]),
   ("InvalidationTerminal", ["Invalidation", "ReactiveCore"]),
 ]
-let libraryModules = ["ReactiveCore"] + featureModules + backendModules.map(\.name)
+/// OpenCombine's spellings (`DispatchQueue.OCombine`, `.ocombine`, `Result.OCombine`, …) on
+/// top of ReactiveCore, for code ported from OpenCombine. Products of their own that the
+/// umbrella does NOT re-export: a file that imports Ripple beside the real OpenCombine must
+/// not find two `DispatchQueue.OCombine`s. The module names OpenCombine users import
+/// (`OpenCombine`, `OpenCombineShim`, …) live in the separate package
+/// `Compatibility/OpenCombine`, because a target named `OpenCombine` here would clash with
+/// the real OpenCombine in every package graph that holds both (the benchmarks, for one).
+let compatibilityModules: [(name: String, dependencies: [String])] = [
+  ("OpenCombineSpellings", ["ReactiveCore"]),
+  (
+    "OpenCombineNetworkingSpellings",
+    ["OpenCombineSpellings", "ReactiveFoundationNetworking", "ReactiveCore"]
+  ),
+]
+/// The modules `import Ripple` re-exports.
+let umbrellaModules = ["ReactiveCore"] + featureModules + backendModules.map(\.name)
+let libraryModules = umbrellaModules + compatibilityModules.map(\.name)
 /// What each library module builds on, so that its tests may import those modules too.
 let moduleDependencies = Dictionary(
-  uniqueKeysWithValues: backendModules.map { ($0.name, $0.dependencies) })
+  uniqueKeysWithValues: (backendModules + compatibilityModules).map { ($0.name, $0.dependencies) })
 
 /// Executables under `Examples/<Name>`, each built on the `Ripple` umbrella (`swift run <Name>`).
 let examples: [String] = [
@@ -74,10 +93,10 @@ let package = Package(
     // The futex calls under ReactiveCore's lock on Linux (C: `syscall` is variadic).
     + [.target(name: "RippleFutex")]
     + featureModules.map { .target(name: $0, dependencies: ["ReactiveCore"]) }
-    + backendModules.map { module in
+    + (backendModules + compatibilityModules).map { module in
       .target(name: module.name, dependencies: module.dependencies.map { .target(name: $0) })
     }
-    + [.target(name: "Ripple", dependencies: libraryModules.map { .target(name: $0) })]
+    + [.target(name: "Ripple", dependencies: umbrellaModules.map { .target(name: $0) })]
     + libraryModules.map { module in
       .testTarget(
         name: "\(module)Tests",

@@ -43,8 +43,11 @@ for my $file (@files) {
     $types{$1} = 1 while $parameters =~ /(?:^|,)\s*([A-Z]\w*)/g;
   }
 }
-# Modules of this package and of its Benchmarks package, and the folders of the sources.
-my %modules = map { s{.*/}{}r => 1 } grep { -d } glob('Sources/* Tests/* Examples/* Benchmarks/Sources/*');
+# Modules of this package and of its Benchmarks and Compatibility packages, and the folders
+# of the sources.
+# The packages under Compatibility (OpenCombine's module names) count too.
+my %modules = map { s{.*/}{}r => 1 } grep { -d }
+  glob('Sources/* Tests/* Examples/* Benchmarks/Sources/* Compatibility/*/Sources/*');
 $types{$_} = 1 for keys %modules, 'Benchmarks', 'Fuzz';
 my @paths = @files;
 open my $find, '-|', 'find', @roots, '-type', 'd' or die "find: $!\n";

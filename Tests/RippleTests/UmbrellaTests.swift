@@ -1,5 +1,10 @@
+import Foundation
 import Ripple
 import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 /// `import Ripple` alone reaches a name from each module.
 @Suite struct UmbrellaTests {
@@ -49,5 +54,10 @@ import Testing
     let scope = Scope()
     try scope.attach(to: root)
     #expect(scope.state == .active)
+
+    // ReactiveFoundationNetworking (the publisher only: no request is made before demand)
+    let url = URL(string: "http://127.0.0.1:1/")!
+    let publisher: URLSession.DataTaskPublisher = URLSession.shared.dataTaskPublisher(for: url)
+    #expect(publisher.request.url == url)
   }
 }

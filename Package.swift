@@ -121,6 +121,11 @@ let package = Package(
         name: "KeyedStorePostgreSQLChild",
         dependencies: ["KeyedStore", "KeyedStorePostgreSQL"],
         path: "Tests/KeyedStorePostgreSQLChild"),
+      // Feature flags a fleet shares (`swift run --traits PostgreSQL FleetFlags`).
+      .executableTarget(
+        name: "FleetFlags",
+        dependencies: ["Ripple", "KeyedStorePostgreSQL"] + postgreSQLDependencies,
+        path: "Examples/FleetFlags"),
       .testTarget(
         name: "KeyedStorePostgreSQLTests",
         dependencies: ["KeyedStore", "KeyedStorePostgreSQL", "KeyedStorePostgreSQLChild"]

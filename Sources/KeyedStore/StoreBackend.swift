@@ -111,7 +111,9 @@ public struct StoreBackendValue: Sendable, Equatable, CustomStringConvertible {
 
   /// Reads a value from its JSON text, as a backend reads it back from where it is kept.
   ///
-  /// - Parameter jsonText: One JSON value, with optional whitespace around it.
+  /// - Parameters:
+  ///   - jsonText: One JSON value, with optional whitespace around it.
+  ///   - location: The backend's ``StoreBackend/location``, which an error names.
   /// - Throws: ``StoreError/corruptFile(path:reason:)`` naming `location` when the text is
   ///   not one JSON value.
   public init(jsonText: String, location: String) throws(StoreError) {

@@ -116,7 +116,7 @@
 
     /// Waits for `future`, at most the configured timeout.
     ///
-    /// - Throws: ``KeyedStore/StoreError/writeFailed(path:reason:)`` naming the server and
+    /// - Throws: `StoreError/writeFailed(path:reason:)` naming the server and
     ///   what failed: the server's error code and message, never the connection's
     ///   credentials.
     func wait<Value: Sendable>(_ future: EventLoopFuture<Value>, doing what: String)

@@ -7,7 +7,7 @@
   import PostgresNIO
   import ReactiveCore
 
-  /// A ``KeyedStore/StoreBackend`` on PostgreSQL: the same typed store for every process
+  /// A `StoreBackend` on PostgreSQL: the same typed store for every process
   /// and machine that shares a database.
   ///
   ///     let store = try Store(persistence: .postgreSQL(
@@ -22,7 +22,8 @@
   /// is one transaction that holds the namespace's advisory lock, so revisions follow
   /// commit order; it notifies the channel `ripple_keyed_store`, and every other store of
   /// the namespace, hearing it on its `LISTEN` connection, reads the rows past the last
-  /// revision it saw. See <doc:BeyondOneMachine> for what is promised.
+  /// revision it saw. KeyedStore's article *When one machine is not enough* says what is
+  /// promised.
   ///
   /// # Thread safety
   /// The store calls one method at a time; `connection` and `seen` are guarded by
@@ -39,7 +40,7 @@
       /// other namespaces are invisible. At most 1,000 bytes.
       public var namespace: String
       /// How long a connection attempt, a query or a wait for another writer may take
-      /// before the call fails with ``KeyedStore/StoreError/writeFailed(path:reason:)``.
+      /// before the call fails with `StoreError/writeFailed(path:reason:)`.
       public var timeout: Duration
 
       /// A configuration.

@@ -10,7 +10,7 @@
   #endif
 
   /// Writer names, unique to each backend and prefixed with this process's tag: what tells
-  /// another store of this process (``KeyedStore/MutationOrigin/anotherStore``) from
+  /// another store of this process (`MutationOrigin/anotherStore`) from
   /// another process.
   enum WriterRegistry {
     private static let counter = LockedBox(0)

@@ -7,13 +7,16 @@ import PackageDescription
 /// - `swift run -c release --package-path Benchmarks RippleCompare` — Ripple, OpenCombine,
 ///   `AsyncStream`/`AsyncChannel` (swift-async-algorithms) and hand-written Swift side by
 ///   side, as ratios.
+/// - `swift run -c release --package-path Benchmarks StoreBackendFigures` — the store on
+///   PostgreSQL beside the store file (start a server first: `.ci/postgresql-start`).
 /// - `swift package --package-path Benchmarks benchmark` — the ordo-one suite (wall time
 ///   and malloc counts) for regression tracking.
 let package = Package(
   name: "Ripple.Benchmarks",
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   dependencies: [
-    .package(name: "Ripple", path: ".."),
+    // The PostgreSQL trait: StoreBackendFigures measures the store on PostgreSQL too.
+    .package(name: "Ripple", path: "..", traits: ["PostgreSQL"]),
     .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
     .package(url: "https://github.com/apple/swift-async-algorithms", exact: "1.1.4"),
     .package(
@@ -45,6 +48,13 @@ let package = Package(
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
     .target(name: "MallocStats"),
+    .executableTarget(
+      name: "StoreBackendFigures",
+      dependencies: [
+        .product(name: "KeyedStore", package: "Ripple"),
+        .product(name: "KeyedStorePostgreSQL", package: "Ripple"),
+      ]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

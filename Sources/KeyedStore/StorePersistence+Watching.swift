@@ -27,6 +27,7 @@ extension StorePersistence {
   func checkInBackground() {
     do throws(StoreError) {
       try checkForChanges()
+      retryFailedWrite()
     } catch {
       let isNew = cycle.withLock { state in
         defer { state.watchFailure = error }
@@ -34,6 +35,19 @@ extension StorePersistence {
       }
       if isNew { errors.send(error) }
     }
+  }
+
+  /// Writes again what a failed background write left dirty, once the backend answers
+  /// again: a store that staged while a database was unreachable writes its values when
+  /// the database is back, without waiting for another stage or a `flush()`.
+  ///
+  /// Not for the store file: its change checks come from a folder watch and a timer, not
+  /// from the file becoming writable, and a full disk would be retried (and reported) on
+  /// every one of them; the next stage or `flush()` retries a file's write.
+  func retryFailedWrite() {
+    guard !(backend is FileBackend), cycle.withLock({ $0.failedBackgroundWrite != nil })
+    else { return }
+    queue.async { [weak self] in self?.writeWhenPaced(retrying: true) }
   }
 
   /// Hands another store's changes to the store's state: values of keys not bound yet

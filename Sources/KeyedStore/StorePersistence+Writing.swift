@@ -27,14 +27,18 @@ extension StorePersistence {
   /// Runs on ``queue``: writes now if the pacing allows, or comes back when it does. The
   /// pacing is looked at here, after any write queued ahead has finished and recorded
   /// its duration, so that a stage made during a write waits its turn too.
-  func writeWhenPaced() {
+  ///
+  /// - Parameter retrying: Whether this retries a failed write because the backend
+  ///   reported news (see ``retryFailedWrite()``): the same failure again is not
+  ///   published twice.
+  func writeWhenPaced(retrying: Bool = false) {
     let delay = pacing.withLock { $0.delay(at: .now) }
     guard delay <= .zero else {
       let (seconds, attoseconds) = delay.components
       let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
       // Weak: a store released meanwhile has flushed as it closed.
       queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
-        self?.writeWhenPaced()
+        self?.writeWhenPaced(retrying: retrying)
       }
       return
     }
@@ -43,8 +47,13 @@ extension StorePersistence {
     // encoded, its error): `flush()` retries and throws. The app hears it now.
     do throws(StoreError) {
       try write()
+      cycle.withLock { $0.failedBackgroundWrite = nil }
     } catch {
-      publish(error)
+      let isNew = cycle.withLock { state in
+        defer { state.failedBackgroundWrite = error }
+        return !retrying || state.failedBackgroundWrite != error
+      }
+      if isNew { publish(error) }
     }
     let end = ContinuousClock.now
     pacing.withLock { $0.wrote(from: start, to: end) }

@@ -53,6 +53,9 @@ final class StorePersistence: Sendable {
     var unpublished: [StoreError] = []
     /// Whether a read-only store has published that it cannot write.
     var reportedReadOnly = false
+    /// Why the last background write failed, while that stands: what a retry after the
+    /// backend answers again does not publish twice.
+    var failedBackgroundWrite: StoreError?
   }
 
   /// Where the backend keeps the values, as the app named it: what errors and

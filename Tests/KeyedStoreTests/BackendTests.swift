@@ -99,6 +99,25 @@ import Testing
     #expect(second.value(for: limit) == 42)
   }
 
+  @Test func aBackgroundWriteThatFailedIsRetriedOnceTheBackendAnswersAgain() throws {
+    let ledger = Ledger()
+    let first = try open(ledger)
+    let second = try open(ledger)
+    let failures = Recorder<StoreError>()
+    let cancellable = first.errors.sink { failures.append($0) }
+    defer { cancellable.cancel() }
+    ledger.isDown = true
+    first.stage(9, for: limit)  // written in the background, which fails
+    #expect(eventually { failures.values.count == 1 })
+    ledger.isDown = false
+    // Another store's commit is news from the backend: the first store writes again,
+    // with no stage and no flush of its own.
+    second.stage(true, for: flag)
+    try second.flush()
+    #expect(eventually { (try? open(ledger).value(for: limit)) == 9 })
+    #expect(failures.values.count == 1)
+  }
+
   @Test func aValueNoTypedKeyCanReadIsNilAndReported() throws {
     let ledger = Ledger()
     let writer = try open(ledger)

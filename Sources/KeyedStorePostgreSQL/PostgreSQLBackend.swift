@@ -60,7 +60,11 @@
     }
 
     let configuration: Configuration
-    let group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    /// Not SwiftNIO's shared singleton: the store blocks on these loops' futures, which
+    /// must never be an app's own event loop (waiting there would trap), so a flush from a
+    /// channel handler of the app's server only blocks, as a file write would.
+    static let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    var group: any EventLoopGroup { Self.group }
     let logger = Logger(label: "Ripple.KeyedStorePostgreSQL")
     /// Names this backend's rows, so that it can tell its own writes from others'.
     let writerID: String
@@ -88,7 +92,7 @@
       self.configuration = configuration
       writerID = WriterRegistry.newID()
       location = Self.describe(configuration)
-      listener = Listener(configuration: configuration, group: group, logger: logger)
+      listener = Listener(configuration: configuration, group: Self.group, logger: logger)
     }
 
     deinit {

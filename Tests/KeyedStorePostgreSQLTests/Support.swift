@@ -6,6 +6,10 @@
   import ReactiveCore
   import Testing
 
+  /// Every suite that talks to the server, one after another: one of them stops and
+  /// starts the server.
+  @Suite(.serialized) enum ServerTests {}
+
   /// The throwaway server `.ci/postgresql-start` started, as its variables describe it.
   enum TestServer {
     static var environment: [String: String] { ProcessInfo.processInfo.environment }

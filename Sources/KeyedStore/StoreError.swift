@@ -42,6 +42,13 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case .writeFailed(let path, let reason) where Self.isBackendLocation(path):
       "Writing to \(path) failed (\(reason)); the values stay in memory, and the next write "
         + "or flush() retries them."
+    case .newerVersion(let path, let found, let supported) where Self.isBackendLocation(path):
+      "\(path) has schema version \(found), but this code knows versions up to "
+        + "\(supported); nothing was changed. Run a newer build of the app."
+    case .migrationFailed(let path, let version, let step, let reason)
+    where Self.isBackendLocation(path):
+      "Migrating \(path) to version \(version) failed at step \(step) (\(reason)); nothing "
+        + "was changed. Fix the migration step and open again."
     case .corruptFile(let path, let reason):
       "\(Self.file(path)) is not readable as a store (\(reason)); it was left untouched. "
         + "Restore it from a backup, delete it, or open with `ifCorrupt: .moveAside` to move it "

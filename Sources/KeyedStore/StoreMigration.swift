@@ -147,3 +147,35 @@ extension Array where Element == StoreMigration {
     return migrated
   }
 }
+
+extension StoreMigration {
+  /// The schema version that `migrations` bring values to: the highest
+  /// ``StoreMigration/version`` among them, or 1 without migrations.
+  ///
+  /// - Parameter migrations: A store's migrations.
+  /// - Returns: The version a backend records once it has run them.
+  public static func schemaVersion(of migrations: [StoreMigration]) -> Int {
+    migrations.map(\.version).max().map { max($0, 1) } ?? 1
+  }
+
+  /// Runs the migrations above `version` on a backend's values, in version order: what a
+  /// ``StoreBackend`` that records a schema version (as the store file does) runs when it
+  /// opens, so that migrations work the same over every backend.
+  ///
+  /// - Parameters:
+  ///   - values: Every stored value, by key name.
+  ///   - version: The schema version the values are at.
+  ///   - migrations: The store's migrations.
+  ///   - location: The backend's ``StoreBackend/location``, which an error names.
+  /// - Returns: The migrated values (keys renamed or dropped are gone), or `nil` when no
+  ///   migration applied.
+  /// - Throws: ``StoreError/migrationFailed(path:version:step:reason:)``; nothing should
+  ///   be written then.
+  public static func migrate(
+    _ values: [String: StoreBackendValue], from version: Int, with migrations: [StoreMigration],
+    location: String
+  ) throws(StoreError) -> [String: StoreBackendValue]? {
+    try migrations.migrate(values.mapValues(\.json), from: version, path: location)?
+      .mapValues(StoreBackendValue.init)
+  }
+}

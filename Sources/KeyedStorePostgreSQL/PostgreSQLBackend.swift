@@ -42,6 +42,12 @@
       /// How long a connection attempt, a query or a wait for another writer may take
       /// before the call fails with `StoreError/writeFailed(path:reason:)`.
       public var timeout: Duration
+      /// How to bring the namespace's values up to date, as for a store file: the first
+      /// store that opens with a newer schema version runs the steps, once for the whole
+      /// fleet, under the namespace's lock, and records the version; a store whose
+      /// migrations are older than the namespace's version does not open
+      /// (`StoreError/newerVersion(path:found:supported:)`).
+      public var migrations: [StoreMigration]
 
       /// A configuration.
       ///
@@ -49,13 +55,15 @@
       ///   - connection: The server, the credentials and TLS.
       ///   - namespace: The stores that share values.
       ///   - timeout: How long a connection, a query or a wait for a writer may take.
+      ///   - migrations: How to bring the namespace's values up to date.
       public init(
         connection: PostgresConnection.Configuration, namespace: String = "default",
-        timeout: Duration = .seconds(10)
+        timeout: Duration = .seconds(10), migrations: [StoreMigration] = []
       ) {
         self.connection = connection
         self.namespace = namespace
         self.timeout = timeout
+        self.migrations = migrations
       }
     }
 
@@ -114,6 +122,7 @@
       }
       return try withConnection { connection, state throws(StoreError) in
         try Schema.migrate(on: connection, backend: self)
+        try migrateValues(on: connection, &state)
         let rows = try run(Statements.all(namespace: configuration.namespace), on: connection)
         var values: [String: StoreBackendValue] = [:]
         var highest: Int64 = 0

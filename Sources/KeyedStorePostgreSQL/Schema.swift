@@ -21,6 +21,10 @@
       )
       """,
       "CREATE INDEX ripple_keyed_store_by_revision ON ripple_keyed_store (namespace, revision)",
+      """
+      CREATE TABLE ripple_keyed_store_versions (
+        namespace text PRIMARY KEY, version integer NOT NULL)
+      """,
     ]
 
     /// Brings the database's schema up to ``steps``; a no-op (one query) when it is.

@@ -61,6 +61,25 @@
         """
     }
 
+    /// Removes one key (a migration dropped or renamed it).
+    static func delete(namespace: String, key: String) -> PostgresQuery {
+      let keyBytes = ByteBuffer(bytes: Array(key.utf8))
+      return "DELETE FROM ripple_keyed_store WHERE namespace = \(namespace) AND key = \(keyBytes)"
+    }
+
+    /// The namespace's recorded schema version, if any.
+    static func version(namespace: String) -> PostgresQuery {
+      "SELECT version FROM ripple_keyed_store_versions WHERE namespace = \(namespace)"
+    }
+
+    /// Records the namespace's schema version.
+    static func recordVersion(namespace: String, version: Int32) -> PostgresQuery {
+      """
+      INSERT INTO ripple_keyed_store_versions (namespace, version) VALUES (\(namespace), \(version))
+      ON CONFLICT (namespace) DO UPDATE SET version = excluded.version
+      """
+    }
+
     /// Tells every listening store of the namespace, when the transaction commits.
     static func notify(namespace: String) -> PostgresQuery {
       "SELECT pg_notify('ripple_keyed_store', \(namespace))::text"

@@ -13,18 +13,23 @@ import ReactiveCore
 /// what it must act on out of the machine, then acts.
 ///
 /// A cancelled task's report is dropped, but on Linux not before the task's `cancel()` has
-/// done its work (`awaitCancellationFollowUp(delegateQueue:)`): FoundationNetworking
-/// traps if the report overtakes it.
+/// done its work (`awaitCancellationFollowUp()`): FoundationNetworking traps if the report
+/// overtakes it. On Linux with a concurrent delegate queue a resumed task is not cancelled
+/// at all (`URLSession.cancelsResumedTasksSafely`).
 final class DataTaskSubscription<Downstream: Subscriber>: Subscription, Sendable,
   DataTaskCompletionHandling, CustomStringConvertible
 where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failure == URLError {
   private let lifecycle: LockedBox<DataTaskLifecycle<Downstream, URLRequest, URLSessionDataTask>>
   /// The session that runs the task.
   private let session: URLSession
+  /// Whether cancelling cancels a resumed task (always, except on Linux with a concurrent
+  /// delegate queue), decided once so that the cancel and the report agree.
+  private let cancelsResumedTasks: Bool
 
   init(downstream: Downstream, session: URLSession, request: URLRequest) {
     lifecycle = LockedBox(.awaitingDemand(downstream, start: request))
     self.session = session
+    cancelsResumedTasks = session.cancelsResumedTasksSafely
   }
 
   func request(_ demand: Subscribers.Demand) {
@@ -44,7 +49,8 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
   }
 
   func cancel() {
-    lifecycle.withLock { $0.cancelled() }?.cancel()
+    guard let task = lifecycle.withLock({ $0.cancelled() }), cancelsResumedTasks else { return }
+    task.cancel()
   }
 
   func taskCompleted(data: Data?, response: URLResponse?, error: (any Error)?) {
@@ -54,7 +60,7 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
       downstream = subscriber
     case .drop(let cancelling):
       // Returning lets the session mark the task completed and forget it; see there.
-      cancelling?.awaitCancellationFollowUp(delegateQueue: session.delegateQueue)
+      if cancelsResumedTasks { cancelling?.awaitCancellationFollowUp() }
       return
     }
     switch (response, error) {

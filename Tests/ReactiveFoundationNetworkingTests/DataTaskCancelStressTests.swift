@@ -31,10 +31,30 @@ import Testing
     case never
   }
 
+  /// The session's delegate queue, where completions run.
+  enum DelegateQueue: CaseIterable {
+    /// The session's own, which runs one operation at a time.
+    case serial
+    /// One that runs operations side by side: on Linux, a cancelled subscription leaves its
+    /// resumed task running there, and drops its outcome.
+    case concurrent
+
+    /// The queue to give a new session (nil: its own).
+    func make() -> OperationQueue? {
+      switch self {
+      case .serial: nil
+      case .concurrent: OperationQueue()
+      }
+    }
+  }
+
   static let rounds = 30
   static let subscriptionsPerRound = 120
 
-  @Test func cancelsRacingResponsesLeaveEveryOutcomeWholeOrAbsent() async throws {
+  @Test(arguments: DelegateQueue.allCases)
+  func cancelsRacingResponsesLeaveEveryOutcomeWholeOrAbsent(delegateQueue: DelegateQueue)
+    async throws
+  {
     // The recorder each path cancels on the server's side, before or after its response.
     let cancelOnArrival = LockedBox<[String: DataTaskRecorder]>([:])
     let cancelOnReply = LockedBox<[String: DataTaskRecorder]>([:])
@@ -48,7 +68,8 @@ import Testing
 
     for round in 0..<Self.rounds {
       let watcher = InvalidationWatcher()
-      let session = URLSession(configuration: .ephemeral, delegate: watcher, delegateQueue: nil)
+      let session = URLSession(
+        configuration: .ephemeral, delegate: watcher, delegateQueue: delegateQueue.make())
       let plan = (0..<Self.subscriptionsPerRound).map { index in
         (
           path: "/\(round)/\(index)", recorder: DataTaskRecorder(),

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ReactiveCore
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -32,7 +32,8 @@ extension OperationQueue {
 /// `finishTasksAndInvalidate()`, that is the moment every task of the session has ended
 /// and left the session.
 final class InvalidationWatcher: NSObject, URLSessionDelegate, Sendable {
-  private let invalidated = Mutex(false)
+  // ReactiveCore's lock, which the thread sanitizer sees (`LoopbackHTTPServer.LogBox`).
+  private let invalidated = LockedBox(false)
 
   func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
     invalidated.withLock { $0 = true }

@@ -11,22 +11,31 @@ import ReactiveCore
 /// Everything that changes is the ``DataTaskLifecycle`` behind `lifecycle`'s lock. The
 /// lock is never held while calling into Foundation or the subscriber: each event takes
 /// what it must act on out of the machine, then acts.
+///
+/// A cancelled task's report is dropped, but on Linux not before the task's `cancel()` has
+/// done its work (`awaitCancellationFollowUp()`): FoundationNetworking traps if the report
+/// overtakes it. On Linux with a concurrent delegate queue a resumed task is not cancelled
+/// at all (`URLSession.cancelsResumedTasksSafely`).
 final class DataTaskSubscription<Downstream: Subscriber>: Subscription, Sendable,
   DataTaskCompletionHandling, CustomStringConvertible
 where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failure == URLError {
-  private let lifecycle:
-    LockedBox<
-      DataTaskLifecycle<Downstream, (session: URLSession, request: URLRequest), URLSessionDataTask>
-    >
+  private let lifecycle: LockedBox<DataTaskLifecycle<Downstream, URLRequest, URLSessionDataTask>>
+  /// The session that runs the task.
+  private let session: URLSession
+  /// Whether cancelling cancels a resumed task (always, except on Linux with a concurrent
+  /// delegate queue), decided once so that the cancel and the report agree.
+  private let cancelsResumedTasks: Bool
 
   init(downstream: Downstream, session: URLSession, request: URLRequest) {
-    lifecycle = LockedBox(.awaitingDemand(downstream, start: (session, request)))
+    lifecycle = LockedBox(.awaitingDemand(downstream, start: request))
+    self.session = session
+    cancelsResumedTasks = session.cancelsResumedTasksSafely
   }
 
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > 0, "demand must be greater than zero")
     // One value is all a data task ever publishes, so the amount beyond the first is moot.
-    guard let (session, request) = lifecycle.withLock({ $0.demandArrived() }) else { return }
+    guard let request = lifecycle.withLock({ $0.demandArrived() }) else { return }
     // The handler keeps the subscription until the task ends (as Combine's does), so a
     // subscriber that keeps no reference still gets its outcome.
     let task = session.dataTask(with: request, reportingTo: self)
@@ -34,17 +43,26 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
       task.resume()
     } else {
       // Cancelled while the task was being made: it never starts, and cancelling it lets
-      // the session release its handler (and this subscription) now.
+      // the session release its handler (and this subscription).
       task.cancel()
     }
   }
 
   func cancel() {
-    lifecycle.withLock { $0.cancelled() }?.cancel()
+    guard let task = lifecycle.withLock({ $0.cancelled() }), cancelsResumedTasks else { return }
+    task.cancel()
   }
 
   func taskCompleted(data: Data?, response: URLResponse?, error: (any Error)?) {
-    guard let downstream = lifecycle.withLock({ $0.taskCompleted() }) else { return }
+    let downstream: Downstream
+    switch lifecycle.withLock({ $0.taskCompleted() }) {
+    case .deliver(let subscriber):
+      downstream = subscriber
+    case .drop(let cancelling):
+      // Returning lets the session mark the task completed and forget it; see there.
+      if cancelsResumedTasks { cancelling?.awaitCancellationFollowUp() }
+      return
+    }
     switch (response, error) {
     case (let response?, nil):
       _ = downstream.receive((data: data ?? Data(), response: response))

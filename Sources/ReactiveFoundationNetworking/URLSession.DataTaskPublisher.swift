@@ -52,6 +52,10 @@ extension URLSession {
   ///
   /// - Note: Thread-safe: `request(_:)` and `cancel()` may be called from any thread,
   ///   and the outcome is delivered once, on the session's delegate queue.
+  /// - Note: On Linux, give the session a delegate queue that runs one operation at a time
+  ///   (every session's own does). On a concurrent one, where swift-corelibs-foundation
+  ///   could trap when a cancel meets the response, cancelling leaves a running task to
+  ///   finish, and drops its outcome.
   public struct DataTaskPublisher: Publisher, Sendable {
     /// The kind of values published by this publisher: the body and the response.
     public typealias Output = (data: Data, response: URLResponse)

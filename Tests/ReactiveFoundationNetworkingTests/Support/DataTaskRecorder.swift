@@ -70,13 +70,8 @@ final class DataTaskRecorder: Subscriber, Sendable {
 
   /// Waits for a completion; false if none came within `timeout` seconds (a guard
   /// against a hang, never a measurement).
-  func waitForCompletion(timeout: Double = 60) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-      if events.contains(where: \.isCompletion) { return true }
-      usleep(2_000)
-    }
-    return false
+  func waitForCompletion(timeout: Double = 60) async -> Bool {
+    await eventually(timeout: timeout) { self.events.contains(where: \.isCompletion) }
   }
 }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ReactiveCore
 
 #if canImport(Glibc)
   import Glibc
@@ -13,7 +13,8 @@ import Synchronization
 /// Each connection runs on a thread of its own and gets one reply, chosen by the request's
 /// path, then is closed; a `.stall` reply holds the connection open, sending nothing,
 /// until the client closes it. The server records every request path and every stalled
-/// connection the client closed, and `waitUntil` lets a test wait for them.
+/// connection the client closed, and `waitUntil` lets a test wait for them. `replied` runs
+/// on the connection's thread once a reply has been written, while the client reads it.
 final class LoopbackHTTPServer: Sendable {
   /// What the server does with one request.
   enum Reply: Sendable {
@@ -36,16 +37,22 @@ final class LoopbackHTTPServer: Sendable {
   private let listener: Int32
   private let log = LogBox()
 
-  /// The log, in a class of its own so that each connection's thread can share it.
+  /// The log, in a class of its own so that each connection's thread can share it. Behind
+  /// ReactiveCore's lock, whose acquires and releases the thread sanitizer sees (it does
+  /// not see `Synchronization.Mutex`'s on Linux, and reports the log's accesses as races).
   private final class LogBox: Sendable {
-    let entries = Mutex(Log())
+    let entries = LockedBox(Log())
     func withLock<Result: Sendable>(_ body: (inout Log) -> Result) -> Result {
       entries.withLock { body(&$0) }
     }
   }
 
-  /// Starts listening; `reply` picks each request's reply from its path.
-  init(reply: @escaping @Sendable (String) -> Reply) throws {
+  /// Starts listening; `reply` picks each request's reply from its path, and `replied` is
+  /// told each path whose reply was written.
+  init(
+    reply: @escaping @Sendable (String) -> Reply,
+    replied: @escaping @Sendable (String) -> Void = { _ in }
+  ) throws {
     let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard listener >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
     var address = sockaddr_in()
@@ -69,7 +76,9 @@ final class LoopbackHTTPServer: Sendable {
     Thread.detachNewThread {
       // `accept` fails once `stop()` shuts the listener down, which ends the loop.
       while case let connection = accept(listener, nil, nil), connection >= 0 {
-        Thread.detachNewThread { Self.serve(connection, log: log, reply: reply) }
+        Thread.detachNewThread {
+          Self.serve(connection, log: log, reply: reply, replied: replied)
+        }
       }
     }
   }
@@ -82,13 +91,8 @@ final class LoopbackHTTPServer: Sendable {
 
   /// Waits until `condition` holds for the log; false if it did not within `timeout`
   /// seconds (a guard against a hang, never a measurement).
-  func waitUntil(timeout: Double = 60, _ condition: (Log) -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-      if log.withLock({ condition($0) }) { return true }
-      usleep(2_000)
-    }
-    return false
+  func waitUntil(timeout: Double = 60, _ condition: @escaping (Log) -> Bool) async -> Bool {
+    await eventually(timeout: timeout) { self.log.withLock { condition($0) } }
   }
 
   /// Stops accepting connections.
@@ -98,7 +102,8 @@ final class LoopbackHTTPServer: Sendable {
   }
 
   private static func serve(
-    _ connection: Int32, log: LogBox, reply: @Sendable (String) -> Reply
+    _ connection: Int32, log: LogBox, reply: @Sendable (String) -> Reply,
+    replied: @Sendable (String) -> Void
   ) {
     defer { close(connection) }
     guard let path = readRequestPath(connection) else { return }
@@ -109,7 +114,7 @@ final class LoopbackHTTPServer: Sendable {
         "HTTP/1.1 \(status) \(status == 200 ? "OK" : "Status")\r\n"
         + "Content-Length: \(body.count)\r\nContent-Type: application/octet-stream\r\n"
         + "Connection: close\r\n\r\n"
-      _ = write(connection, Array(head.utf8)) && write(connection, body)
+      if write(connection, Array(head.utf8)) && write(connection, body) { replied(path) }
     case .stall:
       // Reads until the client closes the connection (0) or it fails: either way the
       // client gave up on the request.

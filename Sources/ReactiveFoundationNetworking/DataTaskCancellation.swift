@@ -24,8 +24,8 @@ extension URLSessionDataTask {
   /// after the completion handler returns, so the handler waits for the follow-up instead.
   /// The follow-up's first step sets the task's `error` to `.cancelled` (even when the
   /// task had completed and there is nothing left to stop), and this reads `error` until
-  /// it does. A cancel from elsewhere (`invalidateAndCancel()`) has a follow-up that sets it
-  /// too.
+  /// it does, for 5 seconds at most. A cancel from elsewhere (`invalidateAndCancel()`) has
+  /// a follow-up that sets it too.
   ///
   /// The subscription calls this only for a task it cancelled before the handler was
   /// called, whose `cancel()` call has returned or is under way, so the follow-up is queued
@@ -35,8 +35,13 @@ extension URLSessionDataTask {
     #if canImport(FoundationNetworking)
       // `error` is written on the session's work queue, without a lock; it holds one
       // reference, set once by the follow-up (the same value again when it stops loading).
-      while error.map({ URLError(reporting: $0).code }) != .cancelled {
+      // Bounded: should a toolchain ever stop setting `error` there, the session's
+      // delegate queue must not stop for good; past 5 seconds (the follow-up takes
+      // microseconds, or a few milliseconds on a loaded machine) the handler returns.
+      var waited = 0
+      while error.map({ URLError(reporting: $0).code }) != .cancelled, waited < 100_000 {
         usleep(50)
+        waited += 1
       }
     #endif
   }

@@ -37,9 +37,6 @@ final class StorePersistence: Sendable {
   /// Failures of background writes, change checks, updates and the final write: what
   /// ``Store/errors`` publishes. Sent to with no lock of the store held.
   let errors = PassthroughSubject<StoreError, Never>()
-  /// What the backend's events reach: this store until it closes (``close()`` and
-  /// ``closeAtExit()`` let go of it, which ends the cycle through the backend).
-  let eventTarget = LockedBox<StorePersistence?>(nil)
 
   /// What a write cycle knows, guarded by ``cycle``.
   struct CycleState {
@@ -109,15 +106,11 @@ final class StorePersistence: Sendable {
         queue.async { errors.send(error) }
       }
     }
-    persistence.eventTarget.withLock { $0 = persistence }
     backend.watch(
       every: changeCheckInterval,
       events: StoreBackendEvents(
-        // Through the target, not a weak reference: LeakSanitizer cannot trace a weak
-        // reference's side table; the target lets go of the store when it closes.
-        changed: { [target = persistence.eventTarget] in
-          guard let persistence = target.withLock({ $0 }) else { return }
-          persistence.queue.async { persistence.checkInBackground() }
+        changed: { [weak persistence] in
+          persistence?.queue.async { [weak persistence] in persistence?.checkInBackground() }
         },
         failed: { [errors = persistence.errors] error in errors.send(error) }))
     OpenStores.add(persistence)
@@ -141,10 +134,7 @@ final class StorePersistence: Sendable {
   /// Flushes, then stops writing and watching: later stages stay in memory.
   func close() throws(StoreError) {
     OpenStores.remove(self)
-    defer {
-      backend.close()
-      eventTarget.withLock { $0 = nil }
-    }
+    defer { backend.close() }
     try write(closing: true)
   }
 
@@ -165,10 +155,7 @@ final class StorePersistence: Sendable {
   /// the reason, never a value), handed to ``Store/exitFlushFailureHandler``, and sent to
   /// ``errors``, so that values lost at exit are never lost without a word.
   func closeAtExit() {
-    defer {
-      backend.close()
-      eventTarget.withLock { $0 = nil }
-    }
+    defer { backend.close() }
     do throws(StoreError) {
       try write(closing: true, delivering: false, lockTimeout: OpenStores.exitLockTimeout)
     } catch {

@@ -177,4 +177,11 @@
 
   /// A query that took longer than the backend's timeout.
   struct TimedOut: Error {}
+
+  /// Closes a connection without waiting for it to close; the connection is kept until
+  /// it has (postgres-nio requires a connection to be closed before it is released).
+  func closeQuietly(_ connection: PostgresConnection) {
+    let closing: EventLoopFuture<Void> = connection.close()
+    closing.whenComplete { _ in withExtendedLifetime(connection) {} }
+  }
 #endif

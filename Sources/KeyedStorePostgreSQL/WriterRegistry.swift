@@ -1,6 +1,4 @@
 #if PostgreSQL
-  import NIOCore
-  import PostgresNIO
   import ReactiveCore
 
   #if canImport(Glibc)
@@ -28,12 +26,5 @@
 
     /// Whether a backend of this process wrote as `id`.
     static func isThisProcess(_ id: String) -> Bool { id.hasPrefix(processTag + "-") }
-  }
-
-  /// Closes a connection without waiting for it to close; the connection is kept until
-  /// it has (postgres-nio requires a connection to be closed before it is released).
-  func closeQuietly(_ connection: PostgresConnection) {
-    let closing: EventLoopFuture<Void> = connection.close()
-    closing.whenComplete { _ in withExtendedLifetime(connection) {} }
   }
 #endif

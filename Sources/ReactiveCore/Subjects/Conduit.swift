@@ -350,7 +350,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
   /// outstanding demand.
   @usableFromInline
   override var customMirror: Mirror {
-    let parent = withStateLock { self.parent }
+    let parent = withStateLock { self.parent?.reflectedParent }
     let downstream = self.downstream
     let demand = load(.relaxed).demand
     let subscriber: Any? = (downstream as? SubscriberBox<Downstream>)?.subscriber ?? downstream

@@ -40,7 +40,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
   /// demand.
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-    hub.attach(subscriber, needsInitialValue: true)
+    hub.attach(subscriber, parent: self, needsInitialValue: true)
   }
 
   /// Stores the value and sends it to every subscriber that has demand.

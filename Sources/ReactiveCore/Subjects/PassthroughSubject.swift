@@ -26,7 +26,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
   /// completion at once.
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-    hub.attach(subscriber, needsInitialValue: false)
+    hub.attach(subscriber, parent: self, needsInitialValue: false)
   }
 
   /// Sends a value to every subscriber that has demand.

@@ -95,4 +95,7 @@ protocol ConduitParent<Output, Failure>: AnyObject, Sendable {
   func acknowledgeDownstreamDemand()
   /// Whether some subscriber has already asked for values (then acknowledging is moot).
   var hasSeenDownstreamDemand: Bool { get }
+  /// What a conduit's mirror shows as its parent and subject (Combine shows the subject
+  /// by name).
+  var reflectedParent: Any { get }
 }

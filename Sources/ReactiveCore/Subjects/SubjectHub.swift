@@ -23,7 +23,7 @@ final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, 
   let keepsValue: Bool
   /// Set, under the lock, once the subject has adopted an upstream subscription; read
   /// without it on subscribe, so that only a subject fed by a publisher pays for
-  /// ``attach(_:needsInitialValue:)``'s deferral of the first upstream request.
+  /// ``attach(_:parent:needsInitialValue:)``'s deferral of the first upstream request.
   @usableFromInline
   let hasUpstreams = Atomic(false)
   /// How many sends are walking the conduit list now (see ``send(_:storing:)``), plus
@@ -64,9 +64,12 @@ final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, 
   //
   // Returns the subscriber's conduit, or `nil` when the subject had completed (the
   // subscriber got the completion through an empty subscription).
+  //
+  // `parent` is the subject, which the conduit keeps until it ends.
   @inlinable @discardableResult
-  func attach<S: Subscriber>(_ subscriber: S, needsInitialValue: Bool)
-    -> SubjectConduit<Output, Failure>?
+  func attach<S: Subscriber, Parent: ConduitParent<Output, Failure>>(
+    _ subscriber: S, parent: Parent, needsInitialValue: Bool
+  ) -> SubjectConduit<Output, Failure>?
   where S.Input == Output, S.Failure == Failure {
     // As in Combine, a subscriber that comes after the completion gets it through an
     // empty subscription.
@@ -76,7 +79,7 @@ final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, 
       return nil
     }
     let conduit = Conduit(
-      parent: self, downstream: subscriber, needsInitialValue: needsInitialValue)
+      parent: parent, downstream: subscriber, needsInitialValue: needsInitialValue)
     // A PassthroughSubject fed by a publisher asks it for values at the first downstream
     // demand, and the publisher may answer at once, from inside that request. When the
     // demand comes from this subscriber's own receive(subscription:), the conduit is not
@@ -240,6 +243,9 @@ final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, 
   @inlinable
   var hasSeenDownstreamDemand: Bool { sawDownstreamDemand.load(ordering: .acquiring) }
 
+  @usableFromInline
+  var reflectedParent: Any { self }
+
   @inlinable
   func acknowledgeDownstreamDemand() {
     guard !sawDownstreamDemand.load(ordering: .acquiring) else { return }
@@ -251,7 +257,7 @@ final class SubjectHub<Output, Failure: Error>: Guarded<SubjectHubState<Output, 
   func firstDownstreamDemand() {
     let waiting = withLock { state -> [any Subscription] in
       // While a subscriber is being attached, its own first request waits for the attach
-      // to finish (see attach(_:needsInitialValue:)).
+      // to finish (see attach(_:parent:needsInitialValue:)).
       if state.attaching > 0, !state.hasAnyDownstreamDemand {
         state.demandWhileAttaching = true
         return []

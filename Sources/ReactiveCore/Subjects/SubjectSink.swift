@@ -11,25 +11,31 @@
 /// delivery in progress returns). No `Subscribers.Sink` exists for the caller to see:
 /// `sink` returns only the `AnyCancellable`.
 extension SubjectHub {
-  /// The hub of `publisher` if it is a `PassthroughSubject` or a `CurrentValueSubject`,
-  /// and whether a new subscriber gets the subject's current value first. For a concrete
-  /// publisher type the casts fold away where `sink` is specialised.
+  /// Subscribes `target` (made only then) to `publisher` through the subject's conduit
+  /// if `publisher` is a `PassthroughSubject` or a `CurrentValueSubject`, and returns what
+  /// cancels it; `nil` for any other publisher. For a concrete publisher type the casts
+  /// fold away where `sink` is specialised.
   @inlinable @inline(__always)
-  static func of<P: Publisher>(_ publisher: P) -> (hub: SubjectHub, needsInitialValue: Bool)? {
+  static func sinkIfSubject<P: Publisher, Target: Subscriber>(
+    _ publisher: P, _ target: @autoclosure () -> Target
+  ) -> AnyCancellable? where Target.Input == Output, Target.Failure == Failure {
     if let subject = publisher as? PassthroughSubject<Output, Failure> {
-      return (subject.hub, false)
+      return subject.hub.sink(target(), parent: subject, needsInitialValue: false)
     }
     if let subject = publisher as? CurrentValueSubject<Output, Failure> {
-      return (subject.hub, true)
+      return subject.hub.sink(target(), parent: subject, needsInitialValue: true)
     }
     return nil
   }
 
   /// Subscribes `target`, which asks for unlimited values, and returns what cancels it.
   @inlinable
-  func sink<Target: Subscriber>(_ target: Target, needsInitialValue: Bool) -> AnyCancellable
+  func sink<Target: Subscriber, Parent: ConduitParent<Output, Failure>>(
+    _ target: Target, parent: Parent, needsInitialValue: Bool
+  ) -> AnyCancellable
   where Target.Input == Output, Target.Failure == Failure {
-    guard let conduit = attach(target, needsInitialValue: needsInitialValue) else {
+    guard let conduit = attach(target, parent: parent, needsInitialValue: needsInitialValue)
+    else {
       // The subject had completed: the target got the completion and is released with
       // this frame, as a sink lets go of its closures once complete.
       return AnyCancellable(object: CompletedSubjectSink.shared)

@@ -49,7 +49,8 @@ extension Subscribers {
       return .none
     }
 
-    /// Releases the object.
+    /// Releases the object; a completion before the subscription is ignored, as in
+    /// Combine.
     public func receive(completion: Subscribers.Completion<Never>) {
       let ended = state.withLock { state -> Root? in
         guard state.terminate() != nil else { return nil }
@@ -61,8 +62,12 @@ extension Subscribers {
     }
 
     /// Cancels the subscription and releases the object.
+    ///
+    /// As in Combine, a cancel before the subscription arrives does nothing: the object
+    /// stays, and a subscription that comes later is taken.
     public func cancel() {
-      let (upstream, object) = state.withLock { state in
+      let (upstream, object) = state.withLock { state -> ((any Subscription)?, Root?) in
+        guard state.holdsSubscription else { return (nil, nil) }
         defer { state.machine = nil }
         return (state.end(), state.machine)
       }

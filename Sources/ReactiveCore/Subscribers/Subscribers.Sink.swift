@@ -250,10 +250,10 @@ extension Publisher {
     receiveValue: @escaping (Output) -> Void
   ) -> AnyCancellable {
     // On a subject, the subject's conduit does the sink's work (see `SubjectSink.swift`).
-    if let (hub, needsInitialValue) = SubjectHub<Output, Failure>.of(self) {
-      return hub.sink(
-        SubjectClosureSink(receiveCompletion: receiveCompletion, receiveValue: receiveValue),
-        needsInitialValue: needsInitialValue)
+    if let cancellable = SubjectHub<Output, Failure>.sinkIfSubject(
+      self, SubjectClosureSink(receiveCompletion: receiveCompletion, receiveValue: receiveValue))
+    {
+      return cancellable
     }
     let sink = Subscribers.Sink<Output, Failure>(
       receiveCompletion: receiveCompletion, receiveValue: receiveValue)
@@ -273,8 +273,10 @@ extension Publisher where Failure == Never {
   ///   deallocated.
   @inlinable
   public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
-    if let (hub, needsInitialValue) = SubjectHub<Output, Failure>.of(self) {
-      return hub.sink(SubjectValueSink(receiveValue), needsInitialValue: needsInitialValue)
+    if let cancellable = SubjectHub<Output, Failure>.sinkIfSubject(
+      self, SubjectValueSink(receiveValue))
+    {
+      return cancellable
     }
     return sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
   }

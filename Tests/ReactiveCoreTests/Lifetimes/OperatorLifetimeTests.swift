@@ -308,6 +308,12 @@ struct DiscardingStream: TextOutputStream {
     // A completion that a timing operator delivers on the scheduler has to arrive first.
     if ending != .cancel { scheduler.run() }
     #expect(weakToken == nil, "\(row.name): closures kept after \(ending.rawValue)")
+    // `subscribe(on:)` cancels its upstream on the scheduler, as Combine's does, and the
+    // upstream subject's subscription keeps the subject until that cancel runs.
+    if row.name == "subscribe(on:)", ending == .cancel {
+      #expect(weakUpstream != nil, "subscribe(on:) cancelled upstream off its scheduler")
+      scheduler.run()
+    }
     #expect(weakUpstream == nil, "\(row.name): upstream kept after \(ending.rawValue)")
     scheduler.run()
     cancellable = nil

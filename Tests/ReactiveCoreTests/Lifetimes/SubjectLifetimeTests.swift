@@ -17,10 +17,10 @@ enum SubjectKindRow: String, CaseIterable, Sendable {
 
 /// The subject rows of the lifetime table (`<doc:Lifetimes>`).
 @Suite struct SubjectLifetimeTests {
-  /// The subject keeps the subscriber until a cancel or the completion. A subscription
-  /// keeps the subject's state (what sends reach), not the subject object: unlike
-  /// Combine's conduit, which holds its parent subject, so a subject that only its
-  /// subscribers reference stays alive in Combine and goes away in Ripple.
+  /// The subject keeps the subscriber until a cancel or the completion, and, as in
+  /// Combine, the subscription keeps the subject object for as long: a subject that only
+  /// its subscribers reference stays alive until they cancel or it completes, then goes
+  /// even while the subscription object is still held.
   @Test(arguments: SubjectKindRow.allCases, Ending.allCases)
   func releasesSubscriberAndSubjectAtTheEnd(_ kind: SubjectKindRow, _ ending: Ending) {
     weak var weakSubject: AnyObject?
@@ -36,20 +36,19 @@ enum SubjectKindRow: String, CaseIterable, Sendable {
     }
     subject?.send(1)
     #expect(weakSubscriber != nil)
-    switch ending {
-    case .cancel:
-      subject = nil
-      // The live subscription does not keep the subject object (Combine's does).
-      #expect(weakSubject == nil)
-      #expect(weakSubscriber != nil)
-      subscription?.cancel()
-    case .finish: subject?.send(completion: .finished)
-    case .failure: subject?.send(completion: .failure(.oops))
-    }
+    // The live subscription keeps the subject object (Combine's conduit holds it).
+    let sendable = subject
     subject = nil
+    #expect(weakSubject != nil, "\(kind.rawValue): a live subscription let go of its subject")
+    switch ending {
+    case .cancel: subscription?.cancel()
+    case .finish: sendable?.send(completion: .finished)
+    case .failure: sendable?.send(completion: .failure(.oops))
+    }
+    _ = consume sendable
     #expect(weakSubscriber == nil, "\(kind.rawValue): subscriber kept after \(ending.rawValue)")
-    subscription = nil
     #expect(weakSubject == nil, "\(kind.rawValue): subject kept after \(ending.rawValue)")
+    withExtendedLifetime(subscription) {}
   }
 
   /// Combine releases a cancelled subscription (the conduit) at once. Ripple releases the

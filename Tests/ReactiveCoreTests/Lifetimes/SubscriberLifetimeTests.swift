@@ -235,3 +235,28 @@ final class Model: ObservableObject, @unchecked Sendable {
     _ = second
   }
 }
+
+/// `Assign` before it has a subscription, as Combine's: a cancel or a completion then is
+/// ignored (there is nothing to end), so the object stays, and a subscription that comes
+/// later is taken and assigns.
+@Suite struct AssignWithoutSubscriptionTests {
+  @Test(arguments: ["cancel", "completion"])
+  func anEndBeforeTheSubscriptionKeepsTheObjectAndLaterValuesArrive(_ end: String) {
+    weak var weakTarget: Target?
+    let assign: Subscribers.Assign<Target, Int>
+    do {
+      let target = Target()
+      weakTarget = target
+      assign = Subscribers.Assign(object: target, keyPath: \.value)
+    }
+    if end == "cancel" { assign.cancel() } else { assign.receive(completion: .finished) }
+    #expect(weakTarget != nil, "\(end) without a subscription let go of the object")
+    #expect(assign.object != nil)
+    let subject = PassthroughSubject<Int, Never>()
+    subject.subscribe(assign)
+    subject.send(7)
+    #expect(weakTarget?.value == 7)
+    assign.cancel()
+    #expect(weakTarget == nil)
+  }
+}

@@ -275,3 +275,68 @@ import Testing
     #expect(early.completions == [.failure(.oops)])
   }
 }
+
+/// CombineExt's `testStoredObjectsAreReleasedWithWithLatestFrom…`: relays that an object
+/// declares before its cancellables, joined by `withLatestFrom`. When the object goes,
+/// its stored properties go in declaration order, the relays first: the subscription
+/// keeps its upstream relay (and the relay its subscribers) until the cancellables go
+/// and cancel it, and then everything is released: the latest value `withLatestFrom`
+/// stored included, with a cancel rather than a completion.
+@Suite(.serialized) struct CombineExtWithLatestFromRelayLifetimeTests {
+  final class Stored: @unchecked Sendable {}
+
+  final class Container: @unchecked Sendable {
+    let relay = PassthroughRelay<Stored>()
+    let relay2 = PassthroughRelay<Stored>()
+    var cancellables = Set<AnyCancellable>()
+    let events: LockedBox<[String]>
+
+    init(events: LockedBox<[String]>, latest: Stored) {
+      self.events = events
+      relay.withLatestFrom(relay2)
+        .handleEvents(receiveCancel: { events.withLock { $0.append("cancel") } })
+        .sink(
+          receiveCompletion: { _ in events.withLock { $0.append("completion") } },
+          receiveValue: { _ in }
+        )
+        .store(in: &cancellables)
+      relay2.accept(latest)
+    }
+  }
+
+  final class ContainerWithCancellablesFirst: @unchecked Sendable {
+    var cancellables = Set<AnyCancellable>()
+    let relay = PassthroughRelay<Stored>()
+    let relay2 = PassthroughRelay<Stored>()
+
+    init(events: LockedBox<[String]>, latest: Stored) {
+      relay.withLatestFrom(relay2)
+        .handleEvents(receiveCancel: { events.withLock { $0.append("cancel") } })
+        .sink(
+          receiveCompletion: { _ in events.withLock { $0.append("completion") } },
+          receiveValue: { _ in }
+        )
+        .store(in: &cancellables)
+      relay2.accept(latest)
+    }
+  }
+
+  @Test(arguments: [true, false])
+  func everythingGoesWithTheObjectWhateverTheDeclarationOrder(_ relaysFirst: Bool) {
+    let events = LockedBox<[String]>([])
+    weak var weakLatest: Stored?
+    weak var weakContainer: AnyObject?
+    do {
+      let latest = Stored()
+      weakLatest = latest
+      let container: AnyObject =
+        relaysFirst
+        ? Container(events: events, latest: latest)
+        : ContainerWithCancellablesFirst(events: events, latest: latest)
+      weakContainer = container
+    }
+    #expect(weakContainer == nil)
+    #expect(weakLatest == nil, "withLatestFrom kept its latest value")
+    #expect(events.withLock { $0 } == ["cancel"])
+  }
+}

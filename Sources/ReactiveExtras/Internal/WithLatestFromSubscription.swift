@@ -28,9 +28,14 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
   /// The state both sides share.
   @usableFromInline
   struct State {
-    /// The upstream publisher, until the other side's first value (or finish) starts it.
+    /// The upstream publisher, kept until the end as CombineExt's subscription keeps it
+    /// (a relay that only this subscription references lives until it is cancelled, and
+    /// does not finish it when its owner lets go of it first).
     @usableFromInline
     var source: Upstream?
+    /// Whether the other side's first value (or finish) has subscribed to `source`.
+    @usableFromInline
+    var startedSource = false
     @usableFromInline
     var upstream: (any Subscription)?
     @usableFromInline
@@ -44,6 +49,50 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
 
     @inlinable
     init(source: Upstream) { self.source = source }
+
+    /// Takes everything the state holds, to let go of after unlocking.
+    @inlinable
+    mutating func releaseAll() -> Released {
+      defer {
+        source = nil
+        upstream = nil
+        other = nil
+        latest = nil
+      }
+      return Released(source: source, upstream: upstream, other: other, latest: latest)
+    }
+
+    /// The upstream publisher to subscribe to, the first time only.
+    @inlinable
+    mutating func startSource() -> Upstream? {
+      guard !startedSource else { return nil }
+      startedSource = true
+      return source
+    }
+  }
+
+  /// What the state held at the end.
+  @usableFromInline
+  struct Released {
+    @usableFromInline
+    let source: Upstream?
+    @usableFromInline
+    let upstream: (any Subscription)?
+    @usableFromInline
+    let other: (any Subscription)?
+    @usableFromInline
+    let latest: Other.Output?
+
+    @inlinable
+    init(
+      source: Upstream?, upstream: (any Subscription)?, other: (any Subscription)?,
+      latest: Other.Output?
+    ) {
+      self.source = source
+      self.upstream = upstream
+      self.other = other
+      self.latest = latest
+    }
   }
 
   // Inlinable throughout, so that it is specialised for the caller's types.
@@ -133,7 +182,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
     let source = state.withLock { state -> Upstream? in
       guard !state.isTerminal else { return nil }
       state.latest = value
-      return state.source.take()
+      return state.startSource()
     }
     latestChanged.store(true, ordering: .releasing)
     source?.subscribe(self)
@@ -144,7 +193,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
     guard case .failure = completion else {
       // The other side finishing keeps its latest value in use; if it sent none, the
       // upstream starts now, so that its finish still ends the stream.
-      let source = state.withLock { $0.isTerminal ? nil : $0.source.take() }
+      let source = state.withLock { $0.isTerminal ? nil : $0.startSource() }
       source?.subscribe(self)
       return
     }
@@ -157,17 +206,15 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
     _ completion: Subscribers.Completion<Failure>,
     cancelling side: WritableKeyPath<State, (any Subscription)?>
   ) {
-    let ending = state.withLock { state -> Ending in
-      guard !state.isTerminal else { return .alreadyEnded }
+    let (ending, released) = state.withLock { state -> (Ending, Released?) in
+      guard !state.isTerminal else { return (.alreadyEnded, nil) }
       state.isTerminal = true
-      defer {
-        state.source = nil
-        state.upstream = nil
-        state.other = nil
-        state.latest = nil
-      }
-      return .ends(cancelling: state[keyPath: side])
+      let toCancel = state[keyPath: side]
+      return (.ends(cancelling: toCancel), state.releaseAll())
     }
+    // Dropped after unlocking: the upstream publisher (a relay that finishes its
+    // subscribers when it goes) and the latest value may run any code in their deinit.
+    withExtendedLifetime(released) {}
     guard case .ends(let toCancel) = ending else { return }
     latestChanged.store(true, ordering: .releasing)
     toCancel?.cancel()
@@ -191,18 +238,14 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
 
   @inlinable
   func cancel() {
-    let subscriptions = state.withLock { state -> [any Subscription] in
+    let released = state.withLock { state -> Released in
       state.isTerminal = true
-      defer {
-        state.source = nil
-        state.upstream = nil
-        state.other = nil
-        state.latest = nil
-      }
-      return [state.upstream, state.other].compactMap { $0 }
+      return state.releaseAll()
     }
     latestChanged.store(true, ordering: .releasing)
-    for subscription in subscriptions { subscription.cancel() }
+    for subscription in [released.upstream, released.other] { subscription?.cancel() }
+    // The upstream publisher and the latest value go after the cancels, unlocked.
+    withExtendedLifetime(released) {}
   }
 
   @usableFromInline

@@ -9,7 +9,10 @@
 ///     // │ hello    │
 ///     // └──────────┘
 ///
-/// Each cell holds one `Character` and a ``CellStyle``. Characters are measured with
+/// Each cell holds one `Character` and a ``CellStyle``, stored compactly: four bytes for
+/// the character (its scalar, or an index into the canvas's table of characters of
+/// several scalars) beside the style, so copying, comparing and compositing cells retains
+/// nothing. Characters are measured with
 /// ``Swift/Character/terminalColumns``, as a terminal measures them:
 ///
 /// - A wide character (most CJK, emoji) takes two cells: the left one holds it, the right
@@ -35,10 +38,14 @@
 public struct TextCanvas: Sendable, Equatable {
   /// The canvas size in cells.
   public let size: Size
-  private var cells: [Cell]
-  private var styles: [CellStyle]
+  /// Each cell's character, row by row.
+  @usableFromInline var glyphs: [CanvasGlyph]
+  /// Each cell's style, row by row.
+  @usableFromInline var styles: [PackedCellStyle]
+  /// The characters of several scalars that `glyphs` refer to.
+  @usableFromInline var clusters = ClusterTable()
 
-  /// What one cell holds.
+  /// What one cell holds, decoded (for backends that walk cells one by one).
   package enum Cell: Hashable, Sendable {
     /// A character one column wide.
     case narrow(Character)
@@ -64,18 +71,15 @@ public struct TextCanvas: Sendable, Equatable {
   /// - Parameter size: The number of columns and rows.
   public init(size: Size) {
     self.size = size.clamped(to: Self.maximumSize)
-    cells = Array(repeating: .blank, count: self.size.width * self.size.height)
-    styles = Array(repeating: .plain, count: cells.count)
+    glyphs = Array(repeating: .blank, count: self.size.width * self.size.height)
+    styles = Array(repeating: PackedCellStyle.plain, count: glyphs.count)
   }
 
   /// The character at `point`, or `nil` outside the canvas and for the right half of a
   /// wide character (see ``isContinuation(at:)``).
   public subscript(point: Point) -> Character? {
     guard contains(point) else { return nil }
-    switch cells[point.y * size.width + point.x] {
-    case .narrow(let character), .wide(let character): return character
-    case .continuation: return nil
-    }
+    return character(of: glyphs[point.y * size.width + point.x])
   }
 
   /// Whether the cell at `point` is the right half of a wide character, which the cell to
@@ -89,7 +93,7 @@ public struct TextCanvas: Sendable, Equatable {
   /// - Returns: Whether it continues the character to its left.
   public func isContinuation(at point: Point) -> Bool {
     guard contains(point) else { return false }
-    return cells[point.y * size.width + point.x] == .continuation
+    return glyphs[point.y * size.width + point.x].isContinuation
   }
 
   /// The style of the cell at `point`, or `nil` outside the canvas.
@@ -98,13 +102,10 @@ public struct TextCanvas: Sendable, Equatable {
   /// - Returns: Its style.
   public func style(at point: Point) -> CellStyle? {
     guard contains(point) else { return nil }
-    return styles[point.y * size.width + point.x]
+    return styles[point.y * size.width + point.x].style
   }
 
-  /// The cell and style at a cell index, for the backends' row-major walks.
-  package func cell(atIndex index: Int) -> (Cell, CellStyle) { (cells[index], styles[index]) }
-
-  private func contains(_ point: Point) -> Bool {
+  func contains(_ point: Point) -> Bool {
     point.x >= 0 && point.y >= 0 && point.x < size.width && point.y < size.height
   }
 
@@ -136,6 +137,12 @@ public struct TextCanvas: Sendable, Equatable {
     _ text: String, at point: Point, width: Int? = nil, style: CellStyle = .plain
   ) {
     guard point.y >= 0, point.y < size.height else { return }
+    // Most text is native UTF-8, walked byte by byte (see `drawUTF8`); other text (a
+    // bridged string) goes character by character.
+    let drawn: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+      drawUTF8(bytes, of: text, at: point, width: width, style: style)
+    }
+    guard drawn == nil else { return }
     var x = point.x
     var used = 0
     for character in text {
@@ -197,12 +204,13 @@ public struct TextCanvas: Sendable, Equatable {
     guard !columns.isEmpty else { return }
     for y in rect.rows(within: size.height) {
       let row = y * size.width
-      for x in columns { styles[row + x] = style }
-      if cells[row + columns.lowerBound] == .continuation {
-        styles[row + columns.lowerBound - 1] = style
+      let packed = PackedCellStyle(style)
+      for x in columns { styles[row + x] = packed }
+      if glyphs[row + columns.lowerBound].isContinuation {
+        styles[row + columns.lowerBound - 1] = packed
       }
-      if case .wide = cells[row + columns.upperBound - 1] {
-        styles[row + columns.upperBound] = style
+      if glyphs[row + columns.upperBound - 1].isWide {
+        styles[row + columns.upperBound] = packed
       }
     }
   }
@@ -252,124 +260,50 @@ public struct TextCanvas: Sendable, Equatable {
     // The part of `other` that lands on this canvas, in this canvas's coordinates.
     let target = Rect(origin: point, size: other.size)
     let columns = target.columns(within: size.width)
-    for y in target.rows(within: size.height) {
-      for x in columns {
-        let index = (y - point.y) * other.size.width + (x - point.x)
-        let style = other.styles[index]
-        // The other canvas's characters were checked when they were drawn there.
-        switch other.cells[index] {
-        case .narrow(let character):
-          placeChecked(character, columns: 1, x: x, row: y, style: style)
-        case .wide(let character):
-          placeChecked(character, columns: 2, x: x, row: y, style: style)
-        case .continuation:
-          // Placed with its left half, unless that half is clipped.
-          if x == columns.lowerBound { place(" ", columns: 1, x: x, row: y, style: style) }
+    guard !columns.isEmpty else { return }
+    // Each of `other`'s clusters, once stored here (an index + 1; 0 until then). The
+    // table is moved out while the cells are buffers, and back after.
+    var clusterMap = [UInt32](repeating: 0, count: other.clusters.count)
+    var table = clusters
+    clusters = ClusterTable()
+    let width = size.width
+    let rows = target.rows(within: size.height)
+    withCellBuffers { cells in
+      for y in rows {
+        let source = (y - point.y) * other.size.width - point.x
+        let row = y * width
+        for x in columns {
+          let style = other.styles[source + x]
+          // The other canvas's characters were checked when they were drawn there.
+          var glyph = other.glyphs[source + x]
+          if glyph.isContinuation {
+            // Placed with its left half, unless that half is clipped.
+            if x == columns.lowerBound { cells.store(.blank, at: row + x, style: style) }
+            continue
+          }
+          if glyph.isCluster {
+            let index = Int(glyph.payload)
+            if clusterMap[index] == 0 {
+              let utf8 = other.clusters.utf8(at: glyph.payload)
+              let stored = utf8.withUnsafeBufferPointer { table.index(ofUTF8: $0) }
+              clusterMap[index] = UInt32(stored + 1)
+            }
+            glyph = CanvasGlyph(cluster: Int(clusterMap[index] - 1), wide: glyph.isWide)
+          }
+          guard glyph.isWide else {
+            cells.store(glyph, at: row + x, style: style)
+            continue
+          }
+          if x + 1 < width {
+            cells.store(glyph, at: row + x, style: style)
+            cells.store(.continuation, at: row + x + 1, style: style)
+          } else {
+            cells.store(.blank, at: row + x, style: style)
+          }
         }
       }
     }
-  }
-
-  /// The canvas as lines of text, trailing spaces removed; a wide character appears once.
-  public var lines: [String] {
-    (0..<size.height).map { row in
-      var line = ""
-      for cell in cells[(row * size.width)..<((row + 1) * size.width)] {
-        switch cell {
-        case .narrow(let character), .wide(let character): line.append(character)
-        case .continuation: break
-        }
-      }
-      while line.last == " " { line.removeLast() }
-      return line
-    }
-  }
-
-  /// The canvas as one string, lines joined by newlines.
-  public var rendered: String { lines.joined(separator: "\n") }
-
-  // MARK: Cells
-
-  /// The cells `character` takes: its ``Swift/Character/terminalColumns``, except that a
-  /// character the backends replace (a control, a bidirectional override or isolate)
-  /// takes the one cell of its visible replacement.
-  static func columns(of character: Character) -> Int {
-    CellText.actsOnTheTerminal(character) ? 1 : character.terminalColumns
-  }
-
-  /// Puts `character`, `columns` wide, with its left half at column `x` of `row` (a row
-  /// inside the canvas; `x` may be anywhere).
-  private mutating func place(
-    _ character: Character, columns: Int, x: Int, row: Int, style: CellStyle
-  ) {
-    // A character ending in a zero width joiner would join the next cell's emoji on the
-    // screen (👍 + ZWJ, then ❤️, shows as one cluster): the joiner joins nothing here.
-    // (Its UTF-8 ends in 0x8D, which rules out nearly every character cheaply.)
-    if columns > 0, character.utf8.last == 0x8D, character.unicodeScalars.last == "\u{200D}" {
-      var scalars = String.UnicodeScalarView(character.unicodeScalars)
-      while scalars.last == "\u{200D}" { scalars.removeLast() }
-      guard let trimmed = String(scalars).first else { return }
-      place(trimmed, columns: Self.columns(of: trimmed), x: x, row: row, style: style)
-      return
-    }
-    placeChecked(character, columns: columns, x: x, row: row, style: style)
-  }
-
-  /// ``place(_:columns:x:row:style:)`` for a character already checked: one that does
-  /// not end in a zero width joiner, `columns` wide.
-  private mutating func placeChecked(
-    _ character: Character, columns: Int, x: Int, row: Int, style: CellStyle
-  ) {
-    switch columns {
-    case 0:
-      attach(character, leftOf: x, row: row)
-    case 1:
-      guard x >= 0, x < size.width else { return }
-      store(.narrow(character), at: row * size.width + x, style: style)
-    default:
-      let leftInside = x >= 0 && x < size.width
-      let rightInside = x >= -1 && x < size.width - 1
-      if leftInside && rightInside {
-        let index = row * size.width + x
-        store(.wide(character), at: index, style: style)
-        store(.continuation, at: index + 1, style: style)
-      } else if leftInside {
-        place(" ", columns: 1, x: x, row: row, style: style)
-      } else if rightInside {
-        place(" ", columns: 1, x: x + 1, row: row, style: style)
-      }
-    }
-  }
-
-  /// Stores a cell, first blanking the other half of any wide character it overwrites.
-  private mutating func store(_ cell: Cell, at index: Int, style: CellStyle) {
-    // A continuation always follows its wide character on the same row.
-    switch cells[index] {
-    case .continuation: cells[index - 1] = .blank
-    case .wide: cells[index + 1] = .blank
-    case .narrow: break
-    }
-    cells[index] = cell
-    styles[index] = style
-  }
-
-  /// Joins a zero-width character to the character left of column `x`, if the two make
-  /// one character of the same width; drops it otherwise.
-  private mutating func attach(_ mark: Character, leftOf x: Int, row: Int) {
-    guard x > 0, x <= size.width else { return }
-    var index = row * size.width + x - 1
-    if cells[index] == .continuation { index -= 1 }
-    let base: Character
-    let columns: Int
-    switch cells[index] {
-    case .narrow(let character): (base, columns) = (character, 1)
-    case .wide(let character): (base, columns) = (character, 2)
-    case .continuation: return
-    }
-    let joined = String(base) + String(mark)
-    guard joined.count == 1, let character = joined.first, character.terminalColumns == columns,
-      character.unicodeScalars.last != "\u{200D}"
-    else { return }
-    cells[index] = columns == 2 ? .wide(character) : .narrow(character)
+    clusters = table
+    compactClustersIfNeeded()
   }
 }

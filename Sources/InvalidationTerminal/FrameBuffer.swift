@@ -46,13 +46,17 @@ public struct FrameBuffer: Sendable {
   /// - Complexity: O(cells).
   public mutating func update(to frame: TextCanvas) -> [UInt8] {
     var bytes: [UInt8] = []
-    let previous: TextCanvas
+    // The frame shown, or `nil` for a full repaint: the screen is cleared, and every cell
+    // but a plain blank is written.
+    let previous: TextCanvas?
     if let shown, shown.size == frame.size {
       if shown == frame { return [] }
       previous = shown
     } else {
+      // A full repaint writes about a byte or two a cell: room for it at once.
+      bytes.reserveCapacity(frame.size.width * frame.size.height * 2)
       bytes += ANSI.clearScreen
-      previous = TextCanvas(size: frame.size)
+      previous = nil
     }
     var writer = DiffWriter()
     let width = frame.size.width
@@ -60,30 +64,32 @@ public struct FrameBuffer: Sendable {
       var column = 0
       while column < width {
         let index = row * width + column
-        let (new, style) = frame.cell(atIndex: index)
-        let old = previous.cell(atIndex: index)
-        guard new != old.0 || style != old.1 else {
+        let glyph = frame.glyph(atIndex: index)
+        let style = frame.packedStyle(atIndex: index)
+        let unchanged =
+          if let previous {
+            frame.hasIdenticalGlyph(atIndex: index, as: previous)
+              && style == previous.packedStyle(atIndex: index)
+          } else {
+            glyph == .blank && style == .plain
+          }
+        if unchanged {
           column += 1
-          continue
-        }
-        switch new {
-        case .narrow(let character):
-          writer.write(
-            character, columns: 1, style, column: column, row: row, frame: frame, into: &bytes)
-          column += 1
-        case .wide(let character):
-          // Written once; the terminal fills its continuation cell.
-          writer.write(
-            character, columns: 2, style, column: column, row: row, frame: frame, into: &bytes)
-          column += 2
-        case .continuation:
+        } else if glyph.isContinuation {
           // Only this half changed (the screen lost the wide character): write it again.
-          if case (.wide(let character), let leadStyle) = frame.cell(atIndex: index - 1) {
+          let lead = frame.glyph(atIndex: index - 1)
+          if lead.isWide {
             writer.write(
-              character, columns: 2, leadStyle, column: column - 1, row: row, frame: frame,
-              into: &bytes)
+              lead, columns: 2, frame.packedStyle(atIndex: index - 1), column: column - 1,
+              row: row, frame: frame, into: &bytes)
           }
           column += 1
+        } else {
+          // A wide character is written once; the terminal fills its continuation cell.
+          let columns = glyph.isWide ? 2 : 1
+          writer.write(
+            glyph, columns: columns, style, column: column, row: row, frame: frame, into: &bytes)
+          column += columns
         }
       }
     }
@@ -95,50 +101,48 @@ public struct FrameBuffer: Sendable {
 
 /// The cursor and pen while a frame is written.
 private struct DiffWriter {
-  var cursor: (column: Int, row: Int)?
-  var pen = CellStyle.plain
+  /// Where the cursor is: after the last cell written, or nowhere known (row -1).
+  var cursorColumn = 0
+  var cursorRow = -1
+  var pen = PackedCellStyle.plain
 
   /// At most this many unchanged cells are rewritten to bridge two changes on a row,
   /// instead of a cursor move (which costs at least six bytes).
   private static let bridge = 4
 
+  @inline(__always)
   mutating func write(
-    _ character: Character, columns: Int, _ style: CellStyle, column: Int, row: Int,
+    _ glyph: CanvasGlyph, columns: Int, _ style: PackedCellStyle, column: Int, row: Int,
     frame: TextCanvas, into bytes: inout [UInt8]
   ) {
-    if let cursor, cursor.row == row, cursor.column <= column,
-      column - cursor.column <= Self.bridge
-    {
-      // Rewrite the unchanged cells in between if they are plain one-column ASCII that
-      // needs no style change.
-      let width = frame.size.width
-      let gap = (cursor.column..<column).map { frame.cell(atIndex: row * width + $0) }
-      let bridgeable = gap.allSatisfy { cell, style in
-        guard style == pen, case .narrow(let character) = cell else { return false }
-        return character.unicodeScalars.allSatisfy(\.isASCII)
-      }
-      if bridgeable {
-        for case (.narrow(let character), _) in gap { put(character, into: &bytes) }
-      } else {
-        ANSI.moveCursor(toColumn: column, row: row, into: &bytes)
-      }
-    } else {
-      ANSI.moveCursor(toColumn: column, row: row, into: &bytes)
+    if cursorColumn != column || cursorRow != row {
+      move(toColumn: column, row: row, frame: frame, into: &bytes)
     }
     if style != pen {
-      ANSI.select(style, into: &bytes)
+      ANSI.select(style.style, into: &bytes)
       pen = style
     }
-    put(character, into: &bytes)
-    cursor = (column + columns, row)
+    frame.appendUTF8(of: glyph, to: &bytes)
+    cursorColumn = column &+ columns
+    cursorRow = row
   }
 
-  private mutating func put(_ character: Character, into bytes: inout [UInt8]) {
-    if CellText.actsOnTheTerminal(character) {
-      bytes.append(CellText.replacement)
-    } else {
-      bytes += character.utf8
+  /// Brings the cursor to `column` of `row`: by rewriting the few unchanged cells in
+  /// between when they are plain one-column ASCII that needs no style change, else by a
+  /// cursor move.
+  mutating func move(toColumn column: Int, row: Int, frame: TextCanvas, into bytes: inout [UInt8]) {
+    if cursorRow == row, cursorColumn < column, column - cursorColumn <= Self.bridge {
+      let start = row * frame.size.width
+      let gap = (start + cursorColumn)..<(start + column)
+      let bridgeable = gap.allSatisfy { index in
+        frame.glyph(atIndex: index).isPrintableASCII && frame.packedStyle(atIndex: index) == pen
+      }
+      if bridgeable {
+        for index in gap { frame.appendUTF8(of: frame.glyph(atIndex: index), to: &bytes) }
+        return
+      }
     }
+    ANSI.moveCursor(toColumn: column, row: row, into: &bytes)
   }
 
   mutating func finish(into bytes: inout [UInt8]) {

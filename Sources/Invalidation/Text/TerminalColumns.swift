@@ -52,7 +52,11 @@ enum TerminalText {
   }
 
   static func columns(of character: Character) -> Int {
-    let scalars = character.unicodeScalars
+    columns(ofScalars: character.unicodeScalars)
+  }
+
+  /// The columns of the character made of `scalars` (one whole character).
+  static func columns<Scalars: Sequence<Unicode.Scalar>>(ofScalars scalars: Scalars) -> Int {
     var iterator = scalars.makeIterator()
     guard let first = iterator.next() else { return 0 }
     guard let second = iterator.next() else { return columns(of: first) }
@@ -66,6 +70,16 @@ enum TerminalText {
   /// The columns of one scalar on its own: 1 for controls (shown as a replacement cell).
   static func columns(of scalar: Unicode.Scalar) -> Int {
     let value = scalar.value
+    if value < 0x300 { return 1 }
+    // Emoji, from the bitmap made from the tables below.
+    if SimpleGraphemes.emojiBlock.contains(value), SimpleGraphemes.isSimple(value) {
+      return SimpleGraphemes.columns(ofSimple: value)
+    }
+    return tableColumns(of: value)
+  }
+
+  /// The columns of a scalar by the width tables alone.
+  static func tableColumns(of value: UInt32) -> Int {
     if value < 0x300 { return 1 }
     if contains(value, in: TerminalWidthTable.zeroWidth) { return 0 }
     if contains(value, in: TerminalWidthTable.doubleWidth) { return 2 }
@@ -130,9 +144,11 @@ private struct ClusterTraits {
 
   var columns: Int {
     if regionalIndicators >= 2 { return 2 }  // a flag
-    let keycapBase =
-      first.isASCII && (first == "#" || first == "*" || first.properties.numericType != nil)
-    if keycap && keycapBase { return emojiPresentation ? 2 : 1 }
+    if keycap, first.isASCII,
+      first == "#" || first == "*" || first.properties.numericType != nil
+    {
+      return emojiPresentation ? 2 : 1
+    }
     if TerminalText.isEmoji(first) {
       if emojiPresentation || joined || skinTone { return 2 }
       if textPresentation { return 1 }

@@ -148,7 +148,7 @@ extension TextCanvas {
         // A letter with its accents, an emoji with its skin tone, a flag: stored straight
         // from the bytes too.
         let utf8 = UnsafeBufferPointer(rebasing: bytes[pen.offset..<(pen.offset + length)])
-        let columns = TerminalText.columns(ofScalars: SimpleGraphemes.Scalars(utf8))
+        let columns = SimpleGraphemes.columns(ofCluster: utf8)
         guard pen.used + columns <= pen.limit else {
           if pen.used < pen.limit { place(" ", columns: 1, x: pen.x, row: pen.row, style: style) }
           return
@@ -180,6 +180,7 @@ extension TextCanvas {
     _ bytes: UnsafeBufferPointer<UInt8>, pen: inout TextPen, style: PackedCellStyle
   ) -> Bool {
     let width = size.width
+    let table = SimpleGraphemes.planeZeroColumns
     return withCellBuffers { cells in
       // The pen in locals for the loop. Wrapping arithmetic is exact here: `x` stays
       // below the width, `offset` below the byte count, and `used` below `limit`.
@@ -197,8 +198,9 @@ extension TextCanvas {
           (x, used, offset) = (x &+ 1, used &+ 1, offset &+ 1)
           continue
         }
-        guard let simple = SimpleGraphemes.character(in: bytes, at: offset) else { return true }
-        let columns = SimpleGraphemes.columns(ofSimple: simple.value)
+        guard let simple = SimpleGraphemes.simpleCharacter(in: bytes, at: offset, table: table)
+        else { return true }
+        let columns = simple.columns
         guard used &+ columns <= limit else {
           if used < limit { cells.place(.blank, columns: 1, x: x, row: row, style: style) }
           return false

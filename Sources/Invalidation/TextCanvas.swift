@@ -268,37 +268,44 @@ public struct TextCanvas: Sendable, Equatable {
     clusters = ClusterTable()
     let width = size.width
     let rows = target.rows(within: size.height)
+    let (low, high) = (columns.lowerBound, columns.upperBound)
     withCellBuffers { cells in
-      for y in rows {
-        let source = (y - point.y) * other.size.width - point.x
-        let row = y * width
-        for x in columns {
-          let style = other.styles[source + x]
-          // The other canvas's characters were checked when they were drawn there.
-          var glyph = other.glyphs[source + x]
-          if glyph.isContinuation {
-            // Placed with its left half, unless that half is clipped.
-            if x == columns.lowerBound { cells.store(.blank, at: row + x, style: style) }
-            continue
-          }
-          if glyph.isCluster {
-            let index = Int(glyph.payload)
-            if clusterMap[index] == 0 {
-              let utf8 = other.clusters.utf8(at: glyph.payload)
-              let stored = utf8.withUnsafeBufferPointer { table.index(ofUTF8: $0) }
-              clusterMap[index] = UInt32(stored + 1)
+      other.glyphs.withUnsafeBufferPointer { glyphs in
+        other.styles.withUnsafeBufferPointer { styles in
+          for y in rows {
+            // `source + x` is the cell of `other` that lands on column `x`.
+            let source = (y - point.y) * other.size.width - point.x
+            let row = y * width
+            // A wide character of this canvas with one half inside the row's range loses
+            // the other half (every cell inside is written).
+            if low > 0, cells.glyphs[row + low].isContinuation {
+              cells.glyphs[row + low - 1] = .blank
             }
-            glyph = CanvasGlyph(cluster: Int(clusterMap[index] - 1), wide: glyph.isWide)
-          }
-          guard glyph.isWide else {
-            cells.store(glyph, at: row + x, style: style)
-            continue
-          }
-          if x + 1 < width {
-            cells.store(glyph, at: row + x, style: style)
-            cells.store(.continuation, at: row + x + 1, style: style)
-          } else {
-            cells.store(.blank, at: row + x, style: style)
+            if high < width, cells.glyphs[row + high - 1].isWide {
+              cells.glyphs[row + high] = .blank
+            }
+            // The other canvas's cells were checked when they were drawn there: copied
+            // as they are, their clusters stored here.
+            cells.copyStyles(from: styles, at: source + low, to: row + low, count: high - low)
+            for x in low..<high {
+              var glyph = glyphs[source + x]
+              if glyph.isCluster {
+                let index = Int(glyph.payload)
+                if clusterMap[index] == 0 {
+                  let utf8 = other.clusters.utf8(at: glyph.payload)
+                  let stored = utf8.withUnsafeBufferPointer { table.index(ofUTF8: $0) }
+                  clusterMap[index] = UInt32(stored + 1)
+                }
+                glyph = CanvasGlyph(cluster: Int(clusterMap[index] - 1), wide: glyph.isWide)
+              }
+              cells.glyphs[row + x] = glyph
+            }
+            // A wide character cut by an edge leaves a space in its half that is inside:
+            // the right half at the left edge, the left half at this canvas's right edge.
+            if glyphs[source + low].isContinuation { cells.glyphs[row + low] = .blank }
+            if high == width, glyphs[source + high - 1].isWide {
+              cells.glyphs[row + high - 1] = .blank
+            }
           }
         }
       }

@@ -27,6 +27,10 @@ import Invalidation
 /// - Note: A value type with no thread affinity; the ``TerminalBackend`` keeps one on its
 ///   loop's scheduler.
 public struct FrameBuffer: Sendable {
+  /// At most this many unchanged cells are rewritten to bridge two changes on a row,
+  /// instead of a cursor move (which costs at least six bytes).
+  static let bridge = 4
+
   /// The frame the terminal shows, or `nil` before the first frame and after
   /// ``invalidate()``.
   public private(set) var shown: TextCanvas?
@@ -46,18 +50,15 @@ public struct FrameBuffer: Sendable {
   /// - Complexity: O(cells).
   public mutating func update(to frame: TextCanvas) -> [UInt8] {
     var bytes: [UInt8] = []
-    // The frame shown, or `nil` for a full repaint: the screen is cleared, and every cell
-    // but a plain blank is written.
-    let previous: TextCanvas?
-    if let shown, shown.size == frame.size {
-      if shown == frame { return [] }
-      previous = shown
-    } else {
+    guard let previous = shown, previous.size == frame.size else {
       // A full repaint writes about a byte or two a cell: room for it at once.
       bytes.reserveCapacity(frame.size.width * frame.size.height * 2)
       bytes += ANSI.clearScreen
-      previous = nil
+      Self.paint(frame, into: &bytes)
+      shown = frame
+      return bytes
     }
+    if previous == frame { return [] }
     var writer = DiffWriter()
     let width = frame.size.width
     for row in 0..<frame.size.height {
@@ -66,14 +67,9 @@ public struct FrameBuffer: Sendable {
         let index = row * width + column
         let glyph = frame.glyph(atIndex: index)
         let style = frame.packedStyle(atIndex: index)
-        let unchanged =
-          if let previous {
-            frame.hasIdenticalGlyph(atIndex: index, as: previous)
-              && style == previous.packedStyle(atIndex: index)
-          } else {
-            glyph == .blank && style == .plain
-          }
-        if unchanged {
+        if frame.hasIdenticalGlyph(atIndex: index, as: previous)
+          && style == previous.packedStyle(atIndex: index)
+        {
           column += 1
         } else if glyph.isContinuation {
           // Only this half changed (the screen lost the wide character): write it again.
@@ -106,10 +102,6 @@ private struct DiffWriter {
   var cursorRow = -1
   var pen = PackedCellStyle.plain
 
-  /// At most this many unchanged cells are rewritten to bridge two changes on a row,
-  /// instead of a cursor move (which costs at least six bytes).
-  private static let bridge = 4
-
   @inline(__always)
   mutating func write(
     _ glyph: CanvasGlyph, columns: Int, _ style: PackedCellStyle, column: Int, row: Int,
@@ -131,7 +123,7 @@ private struct DiffWriter {
   /// between when they are plain one-column ASCII that needs no style change, else by a
   /// cursor move.
   mutating func move(toColumn column: Int, row: Int, frame: TextCanvas, into bytes: inout [UInt8]) {
-    if cursorRow == row, cursorColumn < column, column - cursorColumn <= Self.bridge {
+    if cursorRow == row, cursorColumn < column, column - cursorColumn <= FrameBuffer.bridge {
       let start = row * frame.size.width
       let gap = (start + cursorColumn)..<(start + column)
       let bridgeable = gap.allSatisfy { index in

@@ -52,6 +52,9 @@ package struct CanvasGlyph: Hashable, Sendable {
   /// The scalar value, or the index into the cluster table.
   @inlinable @inline(__always)
   var payload: UInt32 { raw & Self.payloadMask }
+  /// The scalar value of a glyph that is one scalar (no cluster, no continuation).
+  @inlinable @inline(__always)
+  package var scalarValue: UInt32 { raw & Self.payloadMask }
   /// Whether it is one printable ASCII character (one column, no flag).
   @inlinable @inline(__always)
   package var isPrintableASCII: Bool { raw &- 0x20 < 0x5F }
@@ -75,14 +78,20 @@ package struct CanvasGlyph: Hashable, Sendable {
 /// outgrows the cells that could refer to it.
 @usableFromInline
 package struct ClusterTable: Sendable {
+  /// What the table knows of one character.
+  private struct Entry {
+    /// Its UTF-8, packed (see `SimpleGraphemes.packedKey(of:)`), or 0 when longer.
+    var key: UInt64
+    /// Where its UTF-8 ends in `bytes`.
+    var end: UInt32
+    /// Whether it would act on a terminal (see `CellText`).
+    var acts: Bool
+  }
+
   /// Every character's UTF-8, one after another.
   private var bytes: [UInt8] = []
-  /// Where each character's UTF-8 ends in `bytes`, by index.
-  private var ends: [UInt32] = []
-  /// Each character's packed UTF-8, by index (0 for a longer one).
-  private var keys: [UInt64] = []
-  /// Whether each character would act on a terminal (see `CellText`), by index.
-  private var acts: [Bool] = []
+  /// Each character, by index.
+  private var entries: [Entry] = []
   /// The indices of the characters of at most eight bytes, once the table is too large
   /// to scan.
   private var lookup: [UInt64: UInt32] = [:]
@@ -91,13 +100,13 @@ package struct ClusterTable: Sendable {
   private static let scanLimit = 16
 
   /// How many characters it holds.
-  var count: Int { ends.count }
+  var count: Int { entries.count }
 
   /// The UTF-8 of the character at `index`.
   func utf8(at index: UInt32) -> ArraySlice<UInt8> {
     let index = Int(index)
-    let start = index == 0 ? 0 : Int(ends[index - 1])
-    return bytes[start..<Int(ends[index])]
+    let start = index == 0 ? 0 : Int(entries[index - 1].end)
+    return bytes[start..<Int(entries[index].end)]
   }
 
   /// The character at `index`.
@@ -117,35 +126,26 @@ package struct ClusterTable: Sendable {
   /// The index of the character whose UTF-8 is `utf8` (one whole character of several
   /// scalars), stored first if it is new.
   mutating func index(ofUTF8 utf8: UnsafeBufferPointer<UInt8>) -> Int {
-    var key: UInt64 = 0
-    if utf8.count <= 8 {
-      var shift: UInt64 = 0
-      for byte in utf8 {
-        key |= UInt64(byte) << shift
-        shift &+= 8
-      }
-      if keys.count <= Self.scanLimit {
-        if let index = keys.firstIndex(of: key) { return index }
-      } else if let index = lookup[key] {
-        return Int(index)
-      }
-    } else {
+    let key = SimpleGraphemes.packedKey(of: utf8) ?? 0
+    if key == 0 {
       // Long characters (families, professions) are few: found by comparing bytes.
-      for index in keys.indices where keys[index] == 0 {
+      for index in entries.indices where entries[index].key == 0 {
         if utf8.elementsEqual(self.utf8(at: UInt32(index))) { return index }
       }
+    } else if entries.count <= Self.scanLimit {
+      if let index = entries.firstIndex(where: { $0.key == key }) { return index }
+    } else if let index = lookup[key] {
+      return Int(index)
     }
-    let index = keys.count
-    keys.append(key)
-    acts.append(
-      SimpleGraphemes.Scalars(utf8).contains { scalar in
-        CellText.actsOnTheTerminal(scalar.value)
-      })
+    let index = entries.count
     bytes.append(contentsOf: utf8)
-    ends.append(UInt32(bytes.count))
-    if key != 0, keys.count > Self.scanLimit {
+    let acts = SimpleGraphemes.Scalars(utf8).contains { CellText.actsOnTheTerminal($0.value) }
+    entries.append(Entry(key: key, end: UInt32(bytes.count), acts: acts))
+    if key != 0, entries.count > Self.scanLimit {
       if lookup.isEmpty {
-        for (position, key) in keys.enumerated() where key != 0 { lookup[key] = UInt32(position) }
+        for (position, entry) in entries.enumerated() where entry.key != 0 {
+          lookup[entry.key] = UInt32(position)
+        }
       } else {
         lookup[key] = UInt32(index)
       }
@@ -156,7 +156,7 @@ package struct ClusterTable: Sendable {
   /// Appends the UTF-8 of the character at `index`, or `?` for one that would act on a
   /// terminal.
   func appendUTF8(at index: UInt32, to output: inout [UInt8]) {
-    if acts[Int(index)] {
+    if entries[Int(index)].acts {
       output.append(CellText.replacement)
     } else {
       output.append(contentsOf: utf8(at: index))

@@ -23,6 +23,16 @@ struct CellBuffers {
     styles[index] = style
   }
 
+  /// Copies `count` styles from `source`, starting at `start`, to the cells from `index`.
+  @inline(__always)
+  func copyStyles(
+    from source: UnsafeBufferPointer<PackedCellStyle>, at start: Int, to index: Int, count: Int
+  ) {
+    guard count > 0 else { return }
+    precondition(start >= 0 && start + count <= source.count && index + count <= styles.count)
+    (styles.baseAddress! + index).update(from: source.baseAddress! + start, count: count)
+  }
+
   /// Puts a glyph, `columns` (1 or 2) wide, with its left half at column `x` of `row` (a
   /// row inside the canvas; `x` may be anywhere). A wide character with only one half
   /// inside leaves a space in that half.

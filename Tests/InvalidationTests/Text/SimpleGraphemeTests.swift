@@ -49,6 +49,17 @@ import Testing
     #expect(Self.simpleScalars.count > 40_000)
   }
 
+  /// The plane-zero table says what the functions say, for every scalar there.
+  @Test func thePlaneZeroTableAgreesWithTheFunctions() {
+    let table = SimpleGraphemes.planeZeroColumns
+    var failures: [UInt32] = []
+    for value in UInt32(0)..<0x10000 {
+      let expected = SimpleGraphemes.isSimple(value) ? SimpleGraphemes.columns(ofSimple: value) : 0
+      if SimpleGraphemes.simpleColumns(of: value, in: table) != expected { failures.append(value) }
+    }
+    #expect(failures.isEmpty, "\(failures.prefix(20))")
+  }
+
   /// An extender joins whatever simple scalar it follows, and is never simple itself.
   @Test func everyExtenderJoinsTheCharacterBeforeIt() {
     var failures: [UInt32] = []

@@ -46,6 +46,18 @@ extension TextCanvas {
   @inlinable @inline(__always)
   package func glyph(atIndex index: Int) -> CanvasGlyph { glyphs[index] }
 
+  /// Runs `body` with the glyphs and styles of every cell, row by row, for a backend's
+  /// walk over a whole frame.
+  @inlinable
+  package func withCells<Result>(
+    _ body: (UnsafeBufferPointer<CanvasGlyph>, UnsafeBufferPointer<PackedCellStyle>) throws ->
+      Result
+  ) rethrows -> Result {
+    try glyphs.withUnsafeBufferPointer { glyphs in
+      try styles.withUnsafeBufferPointer { styles in try body(glyphs, styles) }
+    }
+  }
+
   /// The packed style at a cell index.
   @inlinable @inline(__always)
   package func packedStyle(atIndex index: Int) -> PackedCellStyle { styles[index] }
@@ -198,17 +210,36 @@ extension TextCanvas {
           (x, used, offset) = (x &+ 1, used &+ 1, offset &+ 1)
           continue
         }
-        guard let simple = SimpleGraphemes.simpleCharacter(in: bytes, at: offset, table: table)
-        else { return true }
-        let columns = simple.columns
+        // A simple scalar before the end, ASCII or another simple scalar is a character
+        // of its own (see `SimpleGraphemes`); the plane-zero table, read here rather
+        // than through a call, answers both for nearly all text.
+        let (value, length) = SimpleGraphemes.scalar(in: bytes, at: offset)
+        let columns =
+          value < 0x10000
+          ? Int(table[Int(value >> 2)] >> ((value & 3) << 1) & 3)
+          : SimpleGraphemes.simpleColumns(of: value, in: table)
+        guard columns > 0 else { return true }
+        let next = offset &+ length
+        if next < count, bytes[next] >= 0x80 {
+          let following = SimpleGraphemes.scalar(in: bytes, at: next).value
+          let followingColumns =
+            following < 0x10000
+            ? Int(table[Int(following >> 2)] >> ((following & 3) << 1) & 3)
+            : SimpleGraphemes.simpleColumns(of: following, in: table)
+          guard followingColumns > 0 else { return true }
+        }
         guard used &+ columns <= limit else {
           if used < limit { cells.place(.blank, columns: 1, x: x, row: row, style: style) }
           return false
         }
-        cells.place(
-          CanvasGlyph(scalar: simple.value, wide: false), columns: columns, x: x, row: row,
-          style: style)
-        (x, used, offset) = (x &+ columns, used &+ columns, offset &+ simple.length)
+        let glyph = CanvasGlyph(scalar: value, wide: false)
+        if columns == 2, x >= 0, x &+ 1 < width {
+          cells.store(glyph.wide(true), at: rowStart &+ x, style: style)
+          cells.store(.continuation, at: rowStart &+ x &+ 1, style: style)
+        } else {
+          cells.place(glyph, columns: columns, x: x, row: row, style: style)
+        }
+        (x, used, offset) = (x &+ columns, used &+ columns, next)
       }
       return true
     }

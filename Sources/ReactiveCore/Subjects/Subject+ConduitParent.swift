@@ -6,27 +6,13 @@
 ///
 /// Each subject is its conduits' parent and forwards to its hub; these calls come at
 /// subscribe, first request and cancel, never per value.
-extension PassthroughSubject: ConduitParent {
-  @inlinable
-  func remove(_ conduit: SubjectConduit<Output, Failure>) { hub.remove(conduit) }
-
-  @inlinable
-  func initialValue() -> Output? { nil }
-
-  @inlinable
-  var kind: SubjectKind { hub.kind }
-
-  @inlinable
-  func acknowledgeDownstreamDemand() { hub.acknowledgeDownstreamDemand() }
-
-  @inlinable
-  var hasSeenDownstreamDemand: Bool { hub.hasSeenDownstreamDemand }
-
-  @inlinable
-  var reflectedParent: Any { hub }
+@usableFromInline
+protocol HubSubject: ConduitParent {
+  /// The engine the subject forwards to.
+  var hub: SubjectHub<Output, Failure> { get }
 }
 
-extension CurrentValueSubject: ConduitParent {
+extension HubSubject {
   @inlinable
   func remove(_ conduit: SubjectConduit<Output, Failure>) { hub.remove(conduit) }
 
@@ -45,3 +31,7 @@ extension CurrentValueSubject: ConduitParent {
   @inlinable
   var reflectedParent: Any { hub }
 }
+
+extension PassthroughSubject: HubSubject {}
+
+extension CurrentValueSubject: HubSubject {}

@@ -5,14 +5,30 @@
 /// of its parent when it ends, so this retain always ends.
 ///
 /// Each subject is its conduits' parent and forwards to its hub; these calls come at
-/// subscribe, first request and cancel, never per value.
-@usableFromInline
-protocol HubSubject: ConduitParent {
-  /// The engine the subject forwards to.
-  var hub: SubjectHub<Output, Failure> { get }
+/// subscribe, first request and cancel, never per value. The two conformances are spelled
+/// out rather than shared through a protocol extension: measured with callgrind, the
+/// shared form cost `subject_sink` 8 more instructions a value (159 against 151).
+extension PassthroughSubject: ConduitParent {
+  @inlinable
+  func remove(_ conduit: SubjectConduit<Output, Failure>) { hub.remove(conduit) }
+
+  @inlinable
+  func initialValue() -> Output? { nil }
+
+  @inlinable
+  var kind: SubjectKind { hub.kind }
+
+  @inlinable
+  func acknowledgeDownstreamDemand() { hub.acknowledgeDownstreamDemand() }
+
+  @inlinable
+  var hasSeenDownstreamDemand: Bool { hub.hasSeenDownstreamDemand }
+
+  @inlinable
+  var reflectedParent: Any { hub }
 }
 
-extension HubSubject {
+extension CurrentValueSubject: ConduitParent {
   @inlinable
   func remove(_ conduit: SubjectConduit<Output, Failure>) { hub.remove(conduit) }
 
@@ -31,7 +47,3 @@ extension HubSubject {
   @inlinable
   var reflectedParent: Any { hub }
 }
-
-extension PassthroughSubject: HubSubject {}
-
-extension CurrentValueSubject: HubSubject {}

@@ -12,7 +12,17 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct DataTaskPublisherTests {
   /// A fresh session per test, so that no test shares a connection with another; each test
   /// invalidates it, which breaks the session's references to its delegate queue and tasks.
-  let session = URLSession(configuration: .ephemeral)
+  let session = URLSession(configuration: Self.patientConfiguration)
+
+  /// An ephemeral session whose requests never time out on their own within a test: a
+  /// stalled request must still be waiting when the test cancels it, however slowly a
+  /// loaded machine (the whole suite under the thread sanitizer) gets there.
+  static var patientConfiguration: URLSessionConfiguration {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = 3_600
+    configuration.timeoutIntervalForResource = 3_600
+    return configuration
+  }
 
   /// A body that shows where each byte belongs: byte `i` is `i * 31` modulo 256, so it
   /// repeats every 256 bytes (built from that period: a debug build maps 8 MiB slowly).
@@ -122,7 +132,8 @@ import Testing
     // running (`DataTaskCancelStressTests` covers that).
     let delegateQueue = OperationQueue()
     delegateQueue.maxConcurrentOperationCount = 1
-    let session = URLSession(configuration: .ephemeral, delegate: nil, delegateQueue: delegateQueue)
+    let session = URLSession(
+      configuration: Self.patientConfiguration, delegate: nil, delegateQueue: delegateQueue)
     defer { session.invalidateAndCancel() }
     let recorder = DataTaskRecorder()
     session.dataTaskPublisher(for: server.url("/stall")).subscribe(recorder)
@@ -193,7 +204,8 @@ import Testing
     defer { server.stop() }
     defer { session.finishTasksAndInvalidate() }
     let watcher = InvalidationWatcher()
-    let session = URLSession(configuration: .ephemeral, delegate: watcher, delegateQueue: nil)
+    let session = URLSession(
+      configuration: Self.patientConfiguration, delegate: watcher, delegateQueue: nil)
     let recorders = (0..<40).map { _ in DataTaskRecorder() }
     DispatchQueue.concurrentPerform(iterations: recorders.count) { index in
       let recorder = recorders[index]

@@ -22,22 +22,6 @@ extension SimpleGraphemes {
     return Int(table[Int(value >> 2)] >> ((value & 3) << 1) & 3)
   }
 
-  /// The simple scalar that is a whole character at `offset` (as
-  /// ``character(in:at:)``), with its length in bytes and its columns; `nil` when the
-  /// character there needs another path. `table` is ``planeZeroColumns``.
-  @inline(__always)
-  static func simpleCharacter(
-    in bytes: UnsafeBufferPointer<UInt8>, at offset: Int, table: [UInt8]
-  ) -> (value: UInt32, length: Int, columns: Int)? {
-    let (value, length) = scalar(in: bytes, at: offset)
-    let columns = simpleColumns(of: value, in: table)
-    guard columns > 0 else { return nil }
-    let next = offset &+ length
-    guard next < bytes.count, bytes[next] >= 0x80 else { return (value, length, columns) }
-    let following = scalar(in: bytes, at: next).value
-    return simpleColumns(of: following, in: table) > 0 ? (value, length, columns) : nil
-  }
-
   /// The UTF-8 of a character of at most eight bytes, packed first byte lowest; `nil` for
   /// a longer one. Lengths cannot collide: a character of several scalars holds no zero
   /// byte (U+0000 is a control, always a character of its own).

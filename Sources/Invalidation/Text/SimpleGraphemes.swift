@@ -80,19 +80,6 @@ enum SimpleGraphemes {
     )
   }
 
-  /// The simple scalar that is a whole character at `offset`, and its length in bytes;
-  /// `nil` when the character there needs the general path.
-  @inline(__always)
-  static func character(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> (
-    value: UInt32, length: Int
-  )? {
-    let (value, length) = scalar(in: bytes, at: offset)
-    guard isSimple(value) else { return nil }
-    let next = offset + length
-    guard next < bytes.count, bytes[next] >= 0x80 else { return (value, length) }
-    return isSimple(scalar(in: bytes, at: next).value) ? (value, length) : nil
-  }
-
   /// Whether `value` extends the character before it and is never a character's start
   /// on its own terms: a combining diacritical mark, a variation selector, an emoji skin
   /// tone, a combining mark for symbols (such as the keycap).

@@ -59,7 +59,7 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
         other = nil
         latest = nil
       }
-      return Released(source: source, upstream: upstream, other: other, latest: latest)
+      return (source, upstream, other, latest)
     }
 
     /// The upstream publisher to subscribe to, the first time only.
@@ -73,27 +73,10 @@ where Upstream.Failure == Other.Failure, Downstream.Failure == Upstream.Failure 
 
   /// What the state held at the end.
   @usableFromInline
-  struct Released {
-    @usableFromInline
-    let source: Upstream?
-    @usableFromInline
-    let upstream: (any Subscription)?
-    @usableFromInline
-    let other: (any Subscription)?
-    @usableFromInline
-    let latest: Other.Output?
-
-    @inlinable
-    init(
-      source: Upstream?, upstream: (any Subscription)?, other: (any Subscription)?,
-      latest: Other.Output?
-    ) {
-      self.source = source
-      self.upstream = upstream
-      self.other = other
-      self.latest = latest
-    }
-  }
+  typealias Released = (
+    source: Upstream?, upstream: (any Subscription)?, other: (any Subscription)?,
+    latest: Other.Output?
+  )
 
   // Inlinable throughout, so that it is specialised for the caller's types.
   /// The shared state behind its lock.

@@ -264,7 +264,7 @@ open class HeadlessNode: RenderNode, CustomDebugStringConvertible {
     guard needsDisplay || layer?.size != frame.size else { return false }
     needsDisplay = false
     displayCount += 1
-    var canvas = TextCanvas(size: frame.size)
+    var canvas = reusableLayer() ?? TextCanvas(size: frame.size)
     if let tracker {
       tracker.track(self, .display) { draw(in: &canvas) }
     } else {
@@ -308,6 +308,18 @@ open class HeadlessNode: RenderNode, CustomDebugStringConvertible {
   }
 
   package var cachedLayer: TextCanvas? { layer }
+
+  /// The last layer, erased, when it has the size a new one would have: taken out of
+  /// `layer` first, so that erasing and drawing write the storage it already has
+  /// (nothing else holds it once a frame was composited from it).
+  private func reusableLayer() -> TextCanvas? {
+    guard var canvas = layer,
+      canvas.size == frame.size.clamped(to: TextCanvas.maximumSize)
+    else { return nil }
+    layer = nil
+    canvas.erase()
+    return canvas
+  }
 
   /// The tree below this node, one line per node, with its frame and dirty flags.
   public var debugDescription: String {

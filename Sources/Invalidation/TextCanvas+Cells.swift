@@ -127,6 +127,14 @@ extension TextCanvas {
     }
   }
 
+  /// Calls `body` with the UTF-8 a cluster glyph is written as (see
+  /// ``appendUTF8(of:to:)``), read in place.
+  package func withWrittenUTF8<Result>(
+    ofCluster glyph: CanvasGlyph, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  ) -> Result {
+    clusters.withWrittenUTF8(at: glyph.payload, body)
+  }
+
   /// ``appendUTF8(of:to:)`` for a cluster (or a continuation, which writes nothing).
   @usableFromInline
   func appendUTF8(ofCluster glyph: CanvasGlyph, to bytes: inout [UInt8]) {
@@ -160,12 +168,14 @@ extension TextCanvas {
         // A letter with its accents, an emoji with its skin tone, a flag: stored straight
         // from the bytes too.
         let utf8 = UnsafeBufferPointer(rebasing: bytes[pen.offset..<(pen.offset + length)])
-        let columns = SimpleGraphemes.columns(ofCluster: utf8)
+        // (Stored before it is known to fit: one that does not stays unused in the table
+        // until the table is compacted.)
+        let (index, columns) = clusters.indexAndColumns(ofClusterUTF8: utf8)
         guard pen.used + columns <= pen.limit else {
           if pen.used < pen.limit { place(" ", columns: 1, x: pen.x, row: pen.row, style: style) }
           return
         }
-        let glyph = CanvasGlyph(cluster: clusters.index(ofUTF8: utf8), wide: false)
+        let glyph = CanvasGlyph(cluster: index, wide: false)
         placeGlyph(glyph, columns: columns, x: pen.x, row: pen.row, style: style)
         compactClustersIfNeeded()
         pen.advance(columns: columns, bytes: length)
@@ -206,7 +216,13 @@ extension TextCanvas {
           // Printable ASCII before ASCII or the end: one cell.
           // (A one-column character always fits while a column is left.)
           guard used < limit else { return false }
-          if x >= 0 { cells.store(CanvasGlyph(raw: UInt32(byte)), at: rowStart &+ x, style: style) }
+          if x >= 0 {
+            let run = cells.storeASCIIRun(
+              bytes, from: offset, upTo: min(count, offset &+ min(width &- x, limit &- used)),
+              at: rowStart &+ x, style: style)
+            (x, used, offset) = (x &+ run, used &+ run, offset &+ run)
+            continue
+          }
           (x, used, offset) = (x &+ 1, used &+ 1, offset &+ 1)
           continue
         }

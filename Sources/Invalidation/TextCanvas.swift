@@ -75,6 +75,14 @@ public struct TextCanvas: Sendable, Equatable {
     styles = Array(repeating: PackedCellStyle.plain, count: glyphs.count)
   }
 
+  /// Makes every cell blank again, as a new canvas of this size is, in the storage it
+  /// has: a node that redraws reuses its last layer instead of allocating one.
+  package mutating func erase() {
+    glyphs.withUnsafeMutableBufferPointer { $0.update(repeating: .blank) }
+    styles.withUnsafeMutableBufferPointer { $0.update(repeating: .plain) }
+    clusters.removeAll()
+  }
+
   /// The character at `point`, or `nil` outside the canvas and for the right half of a
   /// wide character (see ``isContinuation(at:)``).
   public subscript(point: Point) -> Character? {
@@ -261,14 +269,18 @@ public struct TextCanvas: Sendable, Equatable {
     let target = Rect(origin: point, size: other.size)
     let columns = target.columns(within: size.width)
     guard !columns.isEmpty else { return }
-    // Each of `other`'s clusters, once stored here (an index + 1; 0 until then). The
-    // table is moved out while the cells are buffers, and back after.
-    var clusterMap = [UInt32](repeating: 0, count: other.clusters.count)
-    var table = clusters
-    clusters = ClusterTable()
     let width = size.width
     let rows = target.rows(within: size.height)
     let (low, high) = (columns.lowerBound, columns.upperBound)
+    // `other`'s clusters are stored here either all at once, as they are (when they are
+    // no more than the cells that land here: one copy, no lookups), or one by one as
+    // cells refer to them, each once (an index + 1 in `clusterMap`; 0 until then). The
+    // table is moved out while the cells are buffers, and back after.
+    let appendsWholeTable = other.clusters.count <= columns.count * rows.count
+    var appendedBase: Int?
+    var clusterMap = [UInt32](repeating: 0, count: appendsWholeTable ? 0 : other.clusters.count)
+    var table = clusters
+    clusters = ClusterTable()
     withCellBuffers { cells in
       other.glyphs.withUnsafeBufferPointer { glyphs in
         other.styles.withUnsafeBufferPointer { styles in
@@ -289,7 +301,11 @@ public struct TextCanvas: Sendable, Equatable {
             cells.copyStyles(from: styles, at: source + low, to: row + low, count: high - low)
             for x in low..<high {
               var glyph = glyphs[source + x]
-              if glyph.isCluster {
+              if glyph.isCluster, appendsWholeTable {
+                let base = appendedBase ?? table.append(contentsOf: other.clusters)
+                appendedBase = base
+                glyph = CanvasGlyph(cluster: base + Int(glyph.payload), wide: glyph.isWide)
+              } else if glyph.isCluster {
                 let index = Int(glyph.payload)
                 if clusterMap[index] == 0 {
                   let utf8 = other.clusters.utf8(at: glyph.payload)

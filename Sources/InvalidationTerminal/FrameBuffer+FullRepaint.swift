@@ -43,22 +43,21 @@ extension FrameBuffer {
             pen = style
           }
           if glyph.isCluster {
-            sink.flush(to: &bytes)
-            frame.appendUTF8(of: glyph, to: &bytes)
+            frame.withWrittenUTF8(ofCluster: glyph) { sink.append(contentsOf: $0, flushingTo: &bytes) }
             column += glyph.isWide ? 2 : 1
           } else {
             // This cell, and the run of cells after it in the same style that are one
-            // scalar each and not blank: a byte to four each, no other decision.
-            sink.reserve(ByteSink.glyphLimit, flushingTo: &bytes)
-            sink.appendUTF8(ofScalarGlyph: glyph)
-            column += glyph.isWide ? 2 : 1
-            while column < width {
-              let next = glyphs[start + column]
-              guard styles[start + column] == pen, next != .blank, !next.isCluster else { break }
-              sink.reserve(ByteSink.glyphLimit, flushingTo: &bytes)
-              sink.appendUTF8(ofScalarGlyph: next)
-              column += next.isWide ? 2 : 1
+            // scalar each (and not a plain blank, which the cursor skips): at most four
+            // bytes a cell, written with no other decision.
+            let runStart = start + column
+            let runEnd = start + width
+            sink.reserve(ByteSink.glyphLimit * (runEnd - runStart), flushingTo: &bytes)
+            let end = sink.withUnusedSpace { out in
+              writeScalarRun(
+                glyphs: glyphs.baseAddress!, styles: styles.baseAddress!, from: runStart,
+                to: runEnd, pen: pen, into: out)
             }
+            column = end - start
           }
           (cursorRow, cursorColumn) = (row, column)
         }
@@ -66,5 +65,38 @@ extension FrameBuffer {
     }
     sink.flush(to: &bytes)
     if pen != .plain { bytes += ANSI.resetStyle }
+  }
+
+  /// Writes the cell at `index` (one scalar, in style `pen`) and the cells after it up to
+  /// `end` while they are one scalar each in style `pen` and not a plain blank, each as
+  /// `ByteSink.appendUTF8(ofScalarGlyph:)` writes it; `out` has room for four bytes a
+  /// cell. Kept apart so that its pointers and counters stay in registers.
+  ///
+  /// - Returns: The index after the run, and the bytes written.
+  @inline(__always)
+  static func writeScalarRun(
+    glyphs: UnsafePointer<CanvasGlyph>, styles: UnsafePointer<PackedCellStyle>, from index: Int,
+    to end: Int, pen: PackedCellStyle, into out: UnsafeMutablePointer<UInt8>
+  ) -> (end: Int, written: Int) {
+    let stopsAtBlank = pen == .plain
+    var index = index
+    var written = 0
+    repeat {
+      let glyph = glyphs[index]
+      let value = glyph.raw
+      if value &- 0x20 < 0x5F {
+        // Printable ASCII, one column, no flag.
+        out[written] = UInt8(truncatingIfNeeded: value)
+        written &+= 1
+        index &+= 1
+      } else {
+        written &+= ByteSink.writeUTF8(ofScalarGlyph: glyph, to: out + written)
+        index &+= glyph.isWide ? 2 : 1
+      }
+      guard index < end else { break }
+      let next = glyphs[index]
+      if styles[index] != pen || next.isCluster || (stopsAtBlank && next == .blank) { break }
+    } while true
+    return (index, written)
   }
 }

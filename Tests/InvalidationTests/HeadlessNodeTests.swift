@@ -143,6 +143,31 @@ private final class Label: HeadlessNode {
   }
 }
 
+/// A node redraws into the storage of its last layer: each drawing must still start from
+/// a blank canvas, and a frame composited earlier must keep what it showed.
+@Suite struct LayerReuseTests {
+  @Test func aRedrawStartsBlankAndLeavesEarlierFramesAsTheyWere() {
+    let root = HeadlessNode(frame: Rect(x: 0, y: 0, width: 8, height: 1))
+    let label = Label()
+    label.frame = Rect(x: 0, y: 0, width: 8, height: 1)
+    root.addSubnode(label)
+    label.text = "👍🏽 e\u{301}中 wide"
+    label.displayIfNeeded()
+    let first = root.snapshot()
+    let layerBefore = label.snapshot()
+    label.text = "ab"
+    label.displayIfNeeded()
+    #expect(root.snapshot().lines == ["ab"])
+    #expect(root.snapshot().style(at: Point(x: 5, y: 0)) == .plain)
+    #expect(first.lines == ["👍🏽 é中 w"])
+    #expect(layerBefore.lines == ["👍🏽 é中 w"])
+    label.frame = Rect(x: 0, y: 0, width: 3, height: 1)  // another size: a new layer
+    label.text = "xyz"
+    label.displayIfNeeded()
+    #expect(root.snapshot().lines == ["xyz"])
+  }
+}
+
 @Suite struct TextCanvasTests {
   @Test func drawsBoxesAndClipsText() {
     var canvas = TextCanvas(size: Size(width: 6, height: 3))

@@ -23,6 +23,33 @@ struct CellBuffers {
     styles[index] = style
   }
 
+  /// Stores the run of printable ASCII in `bytes` from `offset` (one such byte, before
+  /// ASCII or the end of `bytes`) up to `end` at most, a cell each from cell `index` on,
+  /// all in `style`; the run's last byte is left out when a byte of another character
+  /// follows it, since a combining mark may join it. The cells from `index` on for
+  /// `end - offset` cells lie inside one row.
+  ///
+  /// - Returns: How many bytes (and cells) it stored, at least one.
+  @inline(__always)
+  func storeASCIIRun(
+    _ bytes: UnsafeBufferPointer<UInt8>, from offset: Int, upTo end: Int, at index: Int,
+    style: PackedCellStyle
+  ) -> Int {
+    var stop = offset &+ 1
+    while stop < end, bytes[stop] &- 0x20 < 0x5F { stop &+= 1 }
+    if stop < bytes.count, bytes[stop] >= 0x80 { stop &-= 1 }
+    let count = stop &- offset
+    // Only the run's ends can cut a wide character: one whose halves are both inside is
+    // overwritten whole.
+    if glyphs[index].isContinuation { glyphs[index &- 1] = .blank }
+    if glyphs[index &+ count &- 1].isWide { glyphs[index &+ count] = .blank }
+    for position in 0..<count {
+      glyphs[index &+ position] = CanvasGlyph(raw: UInt32(bytes[offset &+ position]))
+    }
+    (styles.baseAddress! + index).update(repeating: style, count: count)
+    return count
+  }
+
   /// Copies `count` styles from `source`, starting at `start`, to the cells from `index`.
   @inline(__always)
   func copyStyles(

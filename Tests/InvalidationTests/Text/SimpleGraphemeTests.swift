@@ -104,7 +104,22 @@ import Testing
   /// characters one by one gives, at any position and width limit.
   @Test(arguments: 0..<8)
   func drawingMatchesPlacingEachCharacter(_ seed: Int) {
-    var generator = SeededGenerator(seed: UInt64(seed) &+ 0x5EED)
+    drawRandomText(seed: UInt64(seed) &+ 0x5EED, over: nil)
+  }
+
+  /// The same over a row of wide characters at an odd or even offset, so that every
+  /// kind of run (ASCII ones above all) starts and ends on either half of one.
+  @Test(arguments: 0..<8)
+  func drawingOverWideCharactersMatchesPlacingEachCharacter(_ seed: Int) {
+    drawRandomText(seed: UInt64(seed) &+ 0xB16, over: seed.isMultiple(of: 2) ? "中한👍" : " 中한")
+  }
+
+  private func drawRandomText(seed: UInt64, over background: String?) {
+    var generator = SeededGenerator(seed: seed)
+    var blank = TextCanvas(size: Size(width: 16, height: 2))
+    if let background {
+      blank.draw(String(repeating: background, count: 4), at: Point(x: 0, y: 1))
+    }
     for _ in 0..<400 {
       let length = Int.random(in: 0...24, using: &generator)
       let text = (0..<length).map { _ in Self.pieces.randomElement(using: &generator)! }.joined()
@@ -112,9 +127,9 @@ import Testing
       let width: Int? =
         Bool.random(using: &generator) ? Int.random(in: -1...20, using: &generator) : nil
       let style = CellStyle(foreground: .standard(.red))
-      var drawn = TextCanvas(size: Size(width: 16, height: 2))
+      var drawn = blank
       drawn.draw(text, at: Point(x: x, y: 1), width: width, style: style)
-      var placed = TextCanvas(size: Size(width: 16, height: 2))
+      var placed = blank
       var column = x
       var used = 0
       for character in text {

@@ -210,6 +210,17 @@ extension TextCanvas {
       let (row, limit, count) = (pen.row, pen.limit, bytes.count)
       defer { (pen.x, pen.used, pen.offset) = (x, used, offset) }
       let rowStart = row &* width
+      /// The scalar at an offset, its length, and its columns if it is simple (else 0).
+      @inline(__always)
+      func read(_ offset: Int) -> (value: UInt32, length: Int, columns: Int) {
+        let (value, length) = SimpleGraphemes.scalar(in: bytes, at: offset)
+        let columns =
+          value < 0x10000
+          ? Int(table[Int(value >> 2)] >> ((value & 3) << 1) & 3)
+          : SimpleGraphemes.simpleColumns(of: value, in: table)
+        return (value, length, columns)
+      }
+      var ahead: (offset: Int, value: UInt32, length: Int, columns: Int) = (-1, 0, 0, 0)
       while offset < count, x < width {
         let byte = bytes[offset]
         if byte &- 0x20 < 0x5F, offset &+ 1 == count || bytes[offset &+ 1] < 0x80 {
@@ -228,21 +239,16 @@ extension TextCanvas {
         }
         // A simple scalar before the end, ASCII or another simple scalar is a character
         // of its own (see `SimpleGraphemes`); the plane-zero table, read here rather
-        // than through a call, answers both for nearly all text.
-        let (value, length) = SimpleGraphemes.scalar(in: bytes, at: offset)
-        let columns =
-          value < 0x10000
-          ? Int(table[Int(value >> 2)] >> ((value & 3) << 1) & 3)
-          : SimpleGraphemes.simpleColumns(of: value, in: table)
+        // than through a call, answers both for nearly all text. The scalar after this
+        // one, when it was read to decide, is not read again.
+        let (value, length, columns) =
+          ahead.offset == offset ? (ahead.value, ahead.length, ahead.columns) : read(offset)
         guard columns > 0 else { return true }
         let next = offset &+ length
         if next < count, bytes[next] >= 0x80 {
-          let following = SimpleGraphemes.scalar(in: bytes, at: next).value
-          let followingColumns =
-            following < 0x10000
-            ? Int(table[Int(following >> 2)] >> ((following & 3) << 1) & 3)
-            : SimpleGraphemes.simpleColumns(of: following, in: table)
-          guard followingColumns > 0 else { return true }
+          let following = read(next)
+          ahead = (next, following.value, following.length, following.columns)
+          guard ahead.columns > 0 else { return true }
         }
         guard used &+ columns <= limit else {
           if used < limit { cells.place(.blank, columns: 1, x: x, row: row, style: style) }

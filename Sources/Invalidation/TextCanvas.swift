@@ -277,10 +277,11 @@ public struct TextCanvas: Sendable, Equatable {
     // cells refer to them, each once (an index + 1 in `clusterMap`; 0 until then). The
     // table is moved out while the cells are buffers, and back after.
     let appendsWholeTable = other.clusters.count <= columns.count * rows.count
-    var appendedBase: Int?
     var clusterMap = [UInt32](repeating: 0, count: appendsWholeTable ? 0 : other.clusters.count)
     var table = clusters
     clusters = ClusterTable()
+    let appendedBase =
+      appendsWholeTable && other.clusters.count > 0 ? table.append(contentsOf: other.clusters) : 0
     withCellBuffers { cells in
       other.glyphs.withUnsafeBufferPointer { glyphs in
         other.styles.withUnsafeBufferPointer { styles in
@@ -299,22 +300,24 @@ public struct TextCanvas: Sendable, Equatable {
             // The other canvas's cells were checked when they were drawn there: copied
             // as they are, their clusters stored here.
             cells.copyStyles(from: styles, at: source + low, to: row + low, count: high - low)
-            for x in low..<high {
-              var glyph = glyphs[source + x]
-              if glyph.isCluster, appendsWholeTable {
-                let base = appendedBase ?? table.append(contentsOf: other.clusters)
-                appendedBase = base
-                glyph = CanvasGlyph(cluster: base + Int(glyph.payload), wide: glyph.isWide)
-              } else if glyph.isCluster {
-                let index = Int(glyph.payload)
-                if clusterMap[index] == 0 {
-                  let utf8 = other.clusters.utf8(at: glyph.payload)
-                  let stored = utf8.withUnsafeBufferPointer { table.index(ofUTF8: $0) }
-                  clusterMap[index] = UInt32(stored + 1)
+            if appendsWholeTable {
+              cells.copyGlyphs(
+                from: glyphs, at: source + low, to: row + low, count: high - low,
+                clusterOffset: appendedBase)
+            } else {
+              for x in low..<high {
+                var glyph = glyphs[source + x]
+                if glyph.isCluster {
+                  let index = Int(glyph.payload)
+                  if clusterMap[index] == 0 {
+                    let utf8 = other.clusters.utf8(at: glyph.payload)
+                    let stored = utf8.withUnsafeBufferPointer { table.index(ofUTF8: $0) }
+                    clusterMap[index] = UInt32(stored + 1)
+                  }
+                  glyph = CanvasGlyph(cluster: Int(clusterMap[index] - 1), wide: glyph.isWide)
                 }
-                glyph = CanvasGlyph(cluster: Int(clusterMap[index] - 1), wide: glyph.isWide)
+                cells.glyphs[row + x] = glyph
               }
-              cells.glyphs[row + x] = glyph
             }
             // A wide character cut by an edge leaves a space in its half that is inside:
             // the right half at the left edge, the left half at this canvas's right edge.

@@ -50,6 +50,25 @@ struct CellBuffers {
     return count
   }
 
+  /// Copies `count` glyphs from `source`, starting at `start`, to the cells from `index`,
+  /// adding `clusterOffset` to each cluster's index (the other canvas's cluster table was
+  /// appended to this one's at that index): a loop with no branch, run as vector code.
+  @inline(__always)
+  func copyGlyphs(
+    from source: UnsafeBufferPointer<CanvasGlyph>, at start: Int, to index: Int, count: Int,
+    clusterOffset: Int
+  ) {
+    guard count > 0 else { return }
+    precondition(start >= 0 && start + count <= source.count && index + count <= glyphs.count)
+    let offset = UInt32(truncatingIfNeeded: clusterOffset)
+    let from = source.baseAddress! + start
+    let to = glyphs.baseAddress! + index
+    for position in 0..<count {
+      let raw = from[position].raw
+      to[position] = CanvasGlyph(raw: raw &+ (raw & CanvasGlyph.clusterFlag == 0 ? 0 : offset))
+    }
+  }
+
   /// Copies `count` styles from `source`, starting at `start`, to the cells from `index`.
   @inline(__always)
   func copyStyles(

@@ -313,10 +313,9 @@ open class HeadlessNode: RenderNode, CustomDebugStringConvertible {
   /// `layer` first, so that erasing and drawing write the storage it already has
   /// (nothing else holds it once a frame was composited from it).
   private func reusableLayer() -> TextCanvas? {
-    guard var canvas = layer,
-      canvas.size == frame.size.clamped(to: TextCanvas.maximumSize)
+    guard layer?.size == frame.size.clamped(to: TextCanvas.maximumSize),
+      var canvas = layer.take()
     else { return nil }
-    layer = nil
     canvas.erase()
     return canvas
   }

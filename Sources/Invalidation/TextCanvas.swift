@@ -76,11 +76,13 @@ public struct TextCanvas: Sendable, Equatable {
   }
 
   /// Makes every cell blank again, as a new canvas of this size is, in the storage it
-  /// has: a node that redraws reuses its last layer instead of allocating one.
+  /// has: a node that redraws reuses its last layer instead of allocating one. The
+  /// cluster table stays, so that characters drawn again (as they are on most frames)
+  /// are found there, already measured; no cell refers to them until they are drawn, and
+  /// the table is compacted as it would be after drawing over them.
   package mutating func erase() {
     glyphs.withUnsafeMutableBufferPointer { $0.update(repeating: .blank) }
     styles.withUnsafeMutableBufferPointer { $0.update(repeating: .plain) }
-    clusters.removeAll()
   }
 
   /// The character at `point`, or `nil` outside the canvas and for the right half of a

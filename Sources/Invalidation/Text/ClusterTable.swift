@@ -128,13 +128,6 @@ package struct ClusterTable: Sendable {
     return base
   }
 
-  /// Forgets every character, keeping the storage for the next drawing.
-  mutating func removeAll() {
-    bytes.removeAll(keepingCapacity: true)
-    entries.removeAll(keepingCapacity: true)
-    lookup.removeAll(keepingCapacity: true)
-  }
-
   /// Calls `body` with the UTF-8 the character at `index` is written as: its own, or
   /// `?` for one that would act on a terminal.
   func withWrittenUTF8<Result>(

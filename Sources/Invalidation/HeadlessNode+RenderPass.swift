@@ -130,7 +130,7 @@ extension HeadlessNode {
   }
 
   private func composite(into canvas: inout TextCanvas, at origin: Point) {
-    if let layer = cachedLayer { canvas.composite(layer, at: origin) }
+    compositeLayer(into: &canvas, at: origin)
     compositeSubnodes(into: &canvas, at: origin)
   }
 

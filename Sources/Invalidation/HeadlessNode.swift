@@ -309,12 +309,18 @@ open class HeadlessNode: RenderNode, CustomDebugStringConvertible {
 
   package var cachedLayer: TextCanvas? { layer }
 
+  /// Composites the last drawing, if any, onto `canvas` at `origin`, reading it in place.
+  func compositeLayer(into canvas: inout TextCanvas, at origin: Point) {
+    guard layer != nil else { return }
+    canvas.composite(layer.unsafelyUnwrapped, at: origin)
+  }
+
   /// The last layer, erased, when it has the size a new one would have: taken out of
   /// `layer` first, so that erasing and drawing write the storage it already has
   /// (nothing else holds it once a frame was composited from it).
   private func reusableLayer() -> TextCanvas? {
-    guard layer?.size == frame.size.clamped(to: TextCanvas.maximumSize),
-      var canvas = layer.take()
+    // (Taken even when its size is another: the new drawing replaces it either way.)
+    guard var canvas = layer.take(), canvas.size == frame.size.clamped(to: TextCanvas.maximumSize)
     else { return nil }
     canvas.erase()
     return canvas

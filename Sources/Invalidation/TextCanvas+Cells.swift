@@ -202,68 +202,61 @@ extension TextCanvas {
     _ bytes: UnsafeBufferPointer<UInt8>, pen: inout TextPen, style: PackedCellStyle
   ) -> Bool {
     let width = size.width
-    let table = SimpleGraphemes.planeZeroColumns
-    return withCellBuffers { cells in
-      // The pen in locals for the loop. Wrapping arithmetic is exact here: `x` stays
-      // below the width, `offset` below the byte count, and `used` below `limit`.
-      var (x, used, offset) = (pen.x, pen.used, pen.offset)
-      let (row, limit, count) = (pen.row, pen.limit, bytes.count)
-      defer { (pen.x, pen.used, pen.offset) = (x, used, offset) }
-      let rowStart = row &* width
-      /// The scalar at an offset, its length, and its columns if it is simple (else 0).
-      @inline(__always)
-      func read(_ offset: Int) -> (value: UInt32, length: Int, columns: Int) {
-        let (value, length) = SimpleGraphemes.scalar(in: bytes, at: offset)
-        let columns =
-          value < 0x10000
-          ? Int(table[Int(value >> 2)] >> ((value & 3) << 1) & 3)
-          : SimpleGraphemes.simpleColumns(of: value, in: table)
-        return (value, length, columns)
-      }
-      var ahead: (offset: Int, value: UInt32, length: Int, columns: Int) = (-1, 0, 0, 0)
-      while offset < count, x < width {
-        let byte = bytes[offset]
-        if byte &- 0x20 < 0x5F, offset &+ 1 == count || bytes[offset &+ 1] < 0x80 {
-          // Printable ASCII before ASCII or the end: one cell.
-          // (A one-column character always fits while a column is left.)
-          guard used < limit else { return false }
-          if x >= 0 {
-            let run = cells.storeASCIIRun(
-              bytes, from: offset, upTo: min(count, offset &+ min(width &- x, limit &- used)),
-              at: rowStart &+ x, style: style)
-            (x, used, offset) = (x &+ run, used &+ run, offset &+ run)
+    return SimpleGraphemes.withPlaneZeroColumns { table in
+      withCellBuffers { cells in
+        // The pen in locals for the loop. Wrapping arithmetic is exact here: `x` stays
+        // below the width, `offset` below the byte count, and `used` below `limit`.
+        var (x, used, offset) = (pen.x, pen.used, pen.offset)
+        let (row, limit, count) = (pen.row, pen.limit, bytes.count)
+        defer { (pen.x, pen.used, pen.offset) = (x, used, offset) }
+        let rowStart = row &* width
+        var ahead: (offset: Int, value: UInt32, length: Int, columns: Int) = (-1, 0, 0, 0)
+        while offset < count, x < width {
+          let byte = bytes[offset]
+          if byte &- 0x20 < 0x5F, offset &+ 1 == count || bytes[offset &+ 1] < 0x80 {
+            // Printable ASCII before ASCII or the end: one cell.
+            // (A one-column character always fits while a column is left.)
+            guard used < limit else { return false }
+            if x >= 0 {
+              let run = cells.storeASCIIRun(
+                bytes, from: offset, upTo: min(count, offset &+ min(width &- x, limit &- used)),
+                at: rowStart &+ x, style: style)
+              (x, used, offset) = (x &+ run, used &+ run, offset &+ run)
+              continue
+            }
+            (x, used, offset) = (x &+ 1, used &+ 1, offset &+ 1)
             continue
           }
-          (x, used, offset) = (x &+ 1, used &+ 1, offset &+ 1)
-          continue
+          // A simple scalar before the end, ASCII or another simple scalar is a character
+          // of its own (see `SimpleGraphemes`); the plane-zero table, read here rather
+          // than through a call, answers both for nearly all text. The scalar after this
+          // one, when it was read to decide, is not read again.
+          let (value, length, columns) =
+            ahead.offset == offset
+            ? (ahead.value, ahead.length, ahead.columns)
+            : SimpleGraphemes.simpleScalar(in: bytes, at: offset, table: table)
+          guard columns > 0 else { return true }
+          let next = offset &+ length
+          if next < count, bytes[next] >= 0x80 {
+            let following = SimpleGraphemes.simpleScalar(in: bytes, at: next, table: table)
+            ahead = (next, following.value, following.length, following.columns)
+            guard ahead.columns > 0 else { return true }
+          }
+          guard used &+ columns <= limit else {
+            if used < limit { cells.place(.blank, columns: 1, x: x, row: row, style: style) }
+            return false
+          }
+          let glyph = CanvasGlyph(scalar: value, wide: false)
+          if columns == 2, x >= 0, x &+ 1 < width {
+            cells.store(glyph.wide(true), at: rowStart &+ x, style: style)
+            cells.store(.continuation, at: rowStart &+ x &+ 1, style: style)
+          } else {
+            cells.place(glyph, columns: columns, x: x, row: row, style: style)
+          }
+          (x, used, offset) = (x &+ columns, used &+ columns, next)
         }
-        // A simple scalar before the end, ASCII or another simple scalar is a character
-        // of its own (see `SimpleGraphemes`); the plane-zero table, read here rather
-        // than through a call, answers both for nearly all text. The scalar after this
-        // one, when it was read to decide, is not read again.
-        let (value, length, columns) =
-          ahead.offset == offset ? (ahead.value, ahead.length, ahead.columns) : read(offset)
-        guard columns > 0 else { return true }
-        let next = offset &+ length
-        if next < count, bytes[next] >= 0x80 {
-          let following = read(next)
-          ahead = (next, following.value, following.length, following.columns)
-          guard ahead.columns > 0 else { return true }
-        }
-        guard used &+ columns <= limit else {
-          if used < limit { cells.place(.blank, columns: 1, x: x, row: row, style: style) }
-          return false
-        }
-        let glyph = CanvasGlyph(scalar: value, wide: false)
-        if columns == 2, x >= 0, x &+ 1 < width {
-          cells.store(glyph.wide(true), at: rowStart &+ x, style: style)
-          cells.store(.continuation, at: rowStart &+ x &+ 1, style: style)
-        } else {
-          cells.place(glyph, columns: columns, x: x, row: row, style: style)
-        }
-        (x, used, offset) = (x &+ columns, used &+ columns, next)
+        return true
       }
-      return true
     }
   }
 

@@ -86,7 +86,9 @@ struct ByteSink: ~Copyable {
 
   /// Appends `utf8`, moving what it holds to `output` first when it would not fit (and
   /// `utf8` itself straight to `output` when it is larger than the whole buffer).
-  mutating func append(contentsOf utf8: UnsafeBufferPointer<UInt8>, flushingTo output: inout [UInt8]) {
+  mutating func append(
+    contentsOf utf8: UnsafeBufferPointer<UInt8>, flushingTo output: inout [UInt8]
+  ) {
     reserve(utf8.count, flushingTo: &output)
     guard utf8.count <= buffer.count else { return output.append(contentsOf: utf8) }
     guard let source = utf8.baseAddress else { return }

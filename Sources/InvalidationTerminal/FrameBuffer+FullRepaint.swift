@@ -43,7 +43,9 @@ extension FrameBuffer {
             pen = style
           }
           if glyph.isCluster {
-            frame.withWrittenUTF8(ofCluster: glyph) { sink.append(contentsOf: $0, flushingTo: &bytes) }
+            frame.withWrittenUTF8(ofCluster: glyph) {
+              sink.append(contentsOf: $0, flushingTo: &bytes)
+            }
             column += glyph.isWide ? 2 : 1
           } else {
             // This cell, and the run of cells after it in the same style that are one
@@ -68,9 +70,11 @@ extension FrameBuffer {
   }
 
   /// Writes the cell at `index` (one scalar, in style `pen`) and the cells after it up to
-  /// `end` while they are one scalar each in style `pen` and not a plain blank, each as
+  /// `end` while they are one scalar each in style `pen`, each as
   /// `ByteSink.appendUTF8(ofScalarGlyph:)` writes it; `out` has room for four bytes a
-  /// cell. Kept apart so that its pointers and counters stay in registers.
+  /// cell. Plain blanks (which `paint` skips) end the run, unless at most
+  /// `FrameBuffer.bridge` of them lead to a cell the run would take: `paint` would write
+  /// them as spaces. Kept apart so that its pointers and counters stay in registers.
   ///
   /// - Returns: The index after the run, and the bytes written.
   @inline(__always)
@@ -95,7 +99,25 @@ extension FrameBuffer {
       }
       guard index < end else { break }
       let next = glyphs[index]
-      if styles[index] != pen || next.isCluster || (stopsAtBlank && next == .blank) { break }
+      if styles[index] != pen || next.isCluster { break }
+      if stopsAtBlank, next == .blank {
+        // Plain blanks, then a cell this run would take: a gap of at most `bridge`
+        // spaces is written as spaces (as `paint` would write it), and the run goes on.
+        var gap = 1
+        while gap <= FrameBuffer.bridge, index &+ gap < end, glyphs[index &+ gap] == .blank,
+          styles[index &+ gap] == pen
+        {
+          gap &+= 1
+        }
+        guard gap <= FrameBuffer.bridge, index &+ gap < end, !glyphs[index &+ gap].isCluster,
+          styles[index &+ gap] == pen
+        else { break }
+        for _ in 0..<gap {
+          out[written] = 0x20
+          written &+= 1
+        }
+        index &+= gap
+      }
     } while true
     return (index, written)
   }

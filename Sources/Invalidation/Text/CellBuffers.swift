@@ -86,18 +86,18 @@ struct CellBuffers {
   func place(_ glyph: CanvasGlyph, columns: Int, x: Int, row: Int, style: PackedCellStyle) {
     guard columns > 1 else {
       guard x >= 0, x < width else { return }
-      return store(glyph, at: row * width + x, style: style)
+      return store(glyph, at: row &* width &+ x, style: style)
     }
     let leftInside = x >= 0 && x < width
     let rightInside = x >= -1 && x < width - 1
     if leftInside && rightInside {
-      let index = row * width + x
+      let index = row &* width &+ x
       store(glyph.wide(true), at: index, style: style)
-      store(.continuation, at: index + 1, style: style)
+      store(.continuation, at: index &+ 1, style: style)
     } else if leftInside {
-      store(.blank, at: row * width + x, style: style)
+      store(.blank, at: row &* width &+ x, style: style)
     } else if rightInside {
-      store(.blank, at: row * width + x + 1, style: style)
+      store(.blank, at: row &* width &+ x &+ 1, style: style)
     }
   }
 }

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The characters of several scalars that a canvas's cells show, each stored once, as
 /// UTF-8.
 ///
@@ -74,9 +82,7 @@ package struct ClusterTable: Sendable {
     let key = SimpleGraphemes.packedKey(of: utf8) ?? 0
     if key == 0 {
       // Long characters (families, professions) are few: found by comparing bytes.
-      for index in entries.indices where entries[index].key == 0 {
-        if utf8.elementsEqual(bytes[range(at: index)]) { return index }
-      }
+      if let index = indexOfLong(utf8) { return index }
     } else if entries.count <= Self.scanLimit {
       if let index = entries.firstIndex(where: { $0.key == key }) { return index }
     } else if let index = lookup[key] {
@@ -96,6 +102,21 @@ package struct ClusterTable: Sendable {
       }
     }
     return index
+  }
+
+  /// The index of the character of more than eight bytes whose UTF-8 is `utf8`, if
+  /// the table holds it.
+  private func indexOfLong(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
+    bytes.withUnsafeBufferPointer { stored in
+      for index in entries.indices where entries[index].key == 0 {
+        let range = range(at: index)
+        guard range.count == utf8.count else { continue }
+        if memcmp(stored.baseAddress! + range.lowerBound, utf8.baseAddress!, utf8.count) == 0 {
+          return index
+        }
+      }
+      return nil
+    }
   }
 
   /// The index and columns of the character whose UTF-8 is `utf8` (one whole character

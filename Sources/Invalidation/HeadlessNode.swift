@@ -312,7 +312,7 @@ open class HeadlessNode: RenderNode, CustomDebugStringConvertible {
   /// Composites the last drawing, if any, onto `canvas` at `origin`, reading it in place.
   func compositeLayer(into canvas: inout TextCanvas, at origin: Point) {
     guard layer != nil else { return }
-    canvas.composite(layer.unsafelyUnwrapped, at: origin)
+    canvas.composite(layer!, at: origin)
   }
 
   /// The last layer, erased, when it has the size a new one would have: taken out of

@@ -108,22 +108,10 @@ extension TextCanvas {
     if glyph.raw & (CanvasGlyph.continuationFlag | CanvasGlyph.clusterFlag) != 0 {
       return appendUTF8(ofCluster: glyph, to: &bytes)
     }
-    let value = glyph.payload
-    if value &- 0x20 < 0x5F { return bytes.append(UInt8(truncatingIfNeeded: value)) }
-    if CellText.actsOnTheTerminal(value) { return bytes.append(CellText.replacement) }
-    switch value {
-    case 0..<0x800:
-      bytes.append(0xC0 | UInt8(truncatingIfNeeded: value >> 6))
-      bytes.append(0x80 | UInt8(truncatingIfNeeded: value & 0x3F))
-    case 0x800..<0x10000:
-      bytes.append(0xE0 | UInt8(truncatingIfNeeded: value >> 12))
-      bytes.append(0x80 | UInt8(truncatingIfNeeded: (value >> 6) & 0x3F))
-      bytes.append(0x80 | UInt8(truncatingIfNeeded: value & 0x3F))
-    default:
-      bytes.append(0xF0 | UInt8(truncatingIfNeeded: value >> 18))
-      bytes.append(0x80 | UInt8(truncatingIfNeeded: (value >> 12) & 0x3F))
-      bytes.append(0x80 | UInt8(truncatingIfNeeded: (value >> 6) & 0x3F))
-      bytes.append(0x80 | UInt8(truncatingIfNeeded: value & 0x3F))
+    if glyph.isPrintableASCII { return bytes.append(UInt8(truncatingIfNeeded: glyph.raw)) }
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: CanvasGlyph.scalarUTF8Limit) {
+      let count = glyph.writeScalarUTF8(to: $0.baseAddress!)
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<count]))
     }
   }
 

@@ -7,10 +7,11 @@ struct ByteSink: ~Copyable {
   private let buffer: UnsafeMutableBufferPointer<UInt8>
   private var count = 0
 
-  /// The most bytes one ``appendUTF8(ofScalarGlyph:)`` writes.
-  static let glyphLimit = 4
-
-  init(capacity: Int = 16_384) {
+  /// Creates a sink of `capacity` bytes: by default room for the widest canvas row at
+  /// four bytes a cell, which a full repaint reserves at once.
+  init(
+    capacity: Int = CanvasGlyph.scalarUTF8Limit * TextCanvas.maximumSize.width * 2
+  ) {
     buffer = .allocate(capacity: capacity)
   }
 
@@ -27,48 +28,6 @@ struct ByteSink: ~Copyable {
   mutating func append(_ byte: UInt8) {
     buffer[count] = byte
     count &+= 1
-  }
-
-  /// Appends the UTF-8 of a glyph that is one scalar (no cluster, no continuation), or
-  /// `?` for a scalar that would act on the terminal; room was reserved.
-  @inline(__always)
-  mutating func appendUTF8(ofScalarGlyph glyph: CanvasGlyph) {
-    count &+= Self.writeUTF8(ofScalarGlyph: glyph, to: buffer.baseAddress! + count)
-  }
-
-  /// Writes the UTF-8 of a glyph that is one scalar (no cluster, no continuation), or `?`
-  /// for a scalar that would act on the terminal, at `out`, which has room for four bytes.
-  ///
-  /// - Returns: How many bytes it wrote.
-  @inline(__always)
-  static func writeUTF8(ofScalarGlyph glyph: CanvasGlyph, to out: UnsafeMutablePointer<UInt8>)
-    -> Int
-  {
-    let value = glyph.scalarValue
-    if value &- 0x20 < 0x5F {
-      out[0] = UInt8(truncatingIfNeeded: value)
-      return 1
-    }
-    if CellText.actsOnTheTerminal(value) {
-      out[0] = CellText.replacement
-      return 1
-    }
-    if value < 0x800 {
-      out[0] = 0xC0 | UInt8(truncatingIfNeeded: value >> 6)
-      out[1] = 0x80 | UInt8(truncatingIfNeeded: value & 0x3F)
-      return 2
-    }
-    if value < 0x10000 {
-      out[0] = 0xE0 | UInt8(truncatingIfNeeded: value >> 12)
-      out[1] = 0x80 | UInt8(truncatingIfNeeded: (value >> 6) & 0x3F)
-      out[2] = 0x80 | UInt8(truncatingIfNeeded: value & 0x3F)
-      return 3
-    }
-    out[0] = 0xF0 | UInt8(truncatingIfNeeded: value >> 18)
-    out[1] = 0x80 | UInt8(truncatingIfNeeded: (value >> 12) & 0x3F)
-    out[2] = 0x80 | UInt8(truncatingIfNeeded: (value >> 6) & 0x3F)
-    out[3] = 0x80 | UInt8(truncatingIfNeeded: value & 0x3F)
-    return 4
   }
 
   /// Calls `body` with the start of its unused space (room was reserved for what `body`

@@ -53,7 +53,7 @@ extension FrameBuffer {
             // bytes a cell, written with no other decision.
             let runStart = start + column
             let runEnd = start + width
-            sink.reserve(ByteSink.glyphLimit * (runEnd - runStart), flushingTo: &bytes)
+            sink.reserve(CanvasGlyph.scalarUTF8Limit * (runEnd - runStart), flushingTo: &bytes)
             let end = sink.withUnusedSpace { out in
               writeScalarRun(
                 glyphs: glyphs.baseAddress!, styles: styles.baseAddress!, from: runStart,
@@ -71,7 +71,7 @@ extension FrameBuffer {
 
   /// Writes the cell at `index` (one scalar, in style `pen`) and the cells after it up to
   /// `end` while they are one scalar each in style `pen`, each as
-  /// `ByteSink.appendUTF8(ofScalarGlyph:)` writes it; `out` has room for four bytes a
+  /// `CanvasGlyph.writeScalarUTF8(to:)` writes it; `out` has room for four bytes a
   /// cell. Plain blanks (which `paint` skips) end the run, unless at most
   /// `FrameBuffer.bridge` of them lead to a cell the run would take: `paint` would write
   /// them as spaces. Kept apart so that its pointers and counters stay in registers.
@@ -94,7 +94,7 @@ extension FrameBuffer {
         written &+= 1
         index &+= 1
       } else {
-        written &+= ByteSink.writeUTF8(ofScalarGlyph: glyph, to: out + written)
+        written &+= glyph.writeScalarUTF8(to: out + written)
         index &+= glyph.isWide ? 2 : 1
       }
       guard index < end else { break }

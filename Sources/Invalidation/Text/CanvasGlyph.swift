@@ -65,3 +65,43 @@ package struct CanvasGlyph: Hashable, Sendable {
     CanvasGlyph(raw: wide ? raw | Self.wideFlag : raw & ~Self.wideFlag)
   }
 }
+
+extension CanvasGlyph {
+  /// The most bytes ``writeScalarUTF8(to:)`` writes.
+  @inlinable package static var scalarUTF8Limit: Int { 4 }
+
+  /// Writes the UTF-8 of a glyph that is one scalar (no cluster, no continuation), or `?`
+  /// for a scalar that would act on the terminal (see `CellText`), at `out`, which has
+  /// room for ``scalarUTF8Limit`` bytes: the one encoder of the diffs and the full
+  /// repaint.
+  ///
+  /// - Returns: How many bytes it wrote.
+  @inlinable @inline(__always)
+  package func writeScalarUTF8(to out: UnsafeMutablePointer<UInt8>) -> Int {
+    let value = scalarValue
+    if value &- 0x20 < 0x5F {
+      out[0] = UInt8(truncatingIfNeeded: value)
+      return 1
+    }
+    if CellText.actsOnTheTerminal(value) {
+      out[0] = CellText.replacement
+      return 1
+    }
+    if value < 0x800 {
+      out[0] = 0xC0 | UInt8(truncatingIfNeeded: value >> 6)
+      out[1] = 0x80 | UInt8(truncatingIfNeeded: value & 0x3F)
+      return 2
+    }
+    if value < 0x10000 {
+      out[0] = 0xE0 | UInt8(truncatingIfNeeded: value >> 12)
+      out[1] = 0x80 | UInt8(truncatingIfNeeded: (value >> 6) & 0x3F)
+      out[2] = 0x80 | UInt8(truncatingIfNeeded: value & 0x3F)
+      return 3
+    }
+    out[0] = 0xF0 | UInt8(truncatingIfNeeded: value >> 18)
+    out[1] = 0x80 | UInt8(truncatingIfNeeded: (value >> 12) & 0x3F)
+    out[2] = 0x80 | UInt8(truncatingIfNeeded: (value >> 6) & 0x3F)
+    out[3] = 0x80 | UInt8(truncatingIfNeeded: value & 0x3F)
+    return 4
+  }
+}

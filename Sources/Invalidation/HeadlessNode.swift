@@ -309,10 +309,13 @@ open class HeadlessNode: RenderNode, CustomDebugStringConvertible {
 
   package var cachedLayer: TextCanvas? { layer }
 
-  /// Composites the last drawing, if any, onto `canvas` at `origin`, reading it in place.
+  /// Composites the last drawing, if any, onto `canvas` at `origin`. The layer is moved
+  /// out for the call and back after (compositing calls no node), which spares copying
+  /// it: a copy retains each of its buffers.
   func compositeLayer(into canvas: inout TextCanvas, at origin: Point) {
-    guard layer != nil else { return }
-    canvas.composite(layer!, at: origin)
+    guard let drawing = layer.take() else { return }
+    canvas.composite(drawing, at: origin)
+    layer = consume drawing
   }
 
   /// The last layer, erased, when it has the size a new one would have: taken out of

@@ -80,12 +80,12 @@ enum Contention {
   }
 
   /// Runs every row: `--quick` with a tenth of the operations and 3 rounds, else 5.
-  static func run(quick: Bool) -> Report {
+  static func run(quick: Bool, rows: Set<String>? = nil) -> Report {
     let rounds = quick ? 3 : 5
     let scale = quick ? 10 : 1
     let began = DispatchTime.now().uptimeNanoseconds
     var report = Report()
-    for workload in cases {
+    for workload in cases where rows?.contains(workload.name) ?? true {
       for threads in threadCounts {
         let perThread = max(1, workload.operations / scale / threads)
         let sides = [workload.ripple] + (workload.openCombine.map { [$0] } ?? [])
@@ -110,7 +110,7 @@ enum Contention {
     }
     // Latency: every round's delays pooled, so that max is the worst of all rounds.
     let stamps = quick ? 1_000 : 5_000
-    for threads in latencyThreadCounts {
+    for threads in latencyThreadCounts where rows?.contains("subject_latency") ?? true {
       let sides: [ContentionRun] = [
         RippleContention.subjectLatency, OpenCombineContention.subjectLatency,
       ]

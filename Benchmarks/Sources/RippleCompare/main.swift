@@ -22,6 +22,9 @@ import Workloads
 //                                        store workloads; see CrossProcessStore.swift
 //   RippleCompare --only contention      only the contention section (Contention.swift);
 //                                        a full run has it too, `--quick` a tenth of it
+//   RippleCompare --only contention --rows NAME,NAME
+//                                        only the contention rows named (receive_on,
+//                                        subject_latency, …)
 //   RippleCompare --busy N               N spinning processes for the whole run
 //                                        (BusyProcesses.swift; `--spin` is theirs, hidden)
 
@@ -311,7 +314,11 @@ CrossProcessStoreWorkloads.removeFiles()
 // More runnable threads than cores (Contention.swift); a wrong count fails the run.
 var contention: Contention.Report?
 if selected("contention") {
-  let report = Contention.run(quick: quick)
+  let rows = arguments.firstIndex(of: "--rows").flatMap {
+    arguments.indices.contains($0 + 1)
+      ? Set(arguments[$0 + 1].split(separator: ",").map(String.init)) : nil
+  }
+  let report = Contention.run(quick: quick, rows: rows)
   Contention.printReport(report, quick: quick, busy: busyProcesses)
   Contention.record(report, into: &json)
   contention = report

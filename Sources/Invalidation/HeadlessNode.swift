@@ -84,7 +84,14 @@ open class HeadlessNode: RenderNode, CustomDebugStringConvertible {
   /// How many times ``draw(in:)`` has run on this node.
   public private(set) var displayCount = 0
 
-  private var layer: TextCanvas?
+  /// The last drawing, while ``hasLayer``; an empty canvas (no storage) otherwise. Not an
+  /// optional, so that it can be swapped with a local without a copy (see
+  /// ``compositeLayer(into:at:)``).
+  private var layerStorage = TextCanvas.empty
+  /// Whether the node has drawn (``layerStorage`` holds its drawing).
+  private var hasLayer = false
+  /// The last drawing's size, `nil` before the first.
+  private var layerSize: Size? { hasLayer ? layerStorage.size : nil }
   private var subject: PassthroughSubject<InvalidationKind, Never>?
 
   /// The render loop driving the tree this node is the root of; only a loop's root has one.
@@ -261,7 +268,7 @@ open class HeadlessNode: RenderNode, CustomDebugStringConvertible {
   }
 
   func displayIfNeeded(tracker: (any PhaseTracker)?) -> Bool {
-    guard needsDisplay || layer?.size != frame.size else { return false }
+    guard needsDisplay || layerSize != frame.size else { return false }
     needsDisplay = false
     displayCount += 1
     var canvas = reusableLayer() ?? TextCanvas(size: frame.size)
@@ -270,7 +277,8 @@ open class HeadlessNode: RenderNode, CustomDebugStringConvertible {
     } else {
       draw(in: &canvas)
     }
-    layer = canvas
+    layerStorage = canvas
+    hasLayer = true
     return true
   }
 
@@ -304,27 +312,32 @@ open class HeadlessNode: RenderNode, CustomDebugStringConvertible {
   /// Whether any phase of this node waits for the next pass.
   var needsAnyPhase: Bool {
     needsLayout || needsDisplay || needsUpdateConstraints || needsUpdateConfiguration
-      || layer?.size != frame.size
+      || layerSize != frame.size
   }
 
-  package var cachedLayer: TextCanvas? { layer }
+  package var cachedLayer: TextCanvas? { hasLayer ? layerStorage : nil }
 
   /// Composites the last drawing, if any, onto `canvas` at `origin`. The layer is moved
   /// out for the call and back after (compositing calls no node), which spares copying
   /// it: a copy retains each of its buffers.
   func compositeLayer(into canvas: inout TextCanvas, at origin: Point) {
-    guard let drawing = layer.take() else { return }
+    guard hasLayer else { return }
+    var drawing = TextCanvas.empty
+    swap(&drawing, &layerStorage)
     canvas.composite(drawing, at: origin)
-    layer = consume drawing
+    swap(&drawing, &layerStorage)
   }
 
   /// The last layer, erased, when it has the size a new one would have: taken out of
-  /// `layer` first, so that erasing and drawing write the storage it already has
+  /// ``layerStorage`` first, so that erasing and drawing write the storage it already has
   /// (nothing else holds it once a frame was composited from it).
   private func reusableLayer() -> TextCanvas? {
     // (Taken even when its size is another: the new drawing replaces it either way.)
-    guard var canvas = layer.take(), canvas.size == frame.size.clamped(to: TextCanvas.maximumSize)
-    else { return nil }
+    guard hasLayer else { return nil }
+    var canvas = TextCanvas.empty
+    swap(&canvas, &layerStorage)
+    hasLayer = false
+    guard canvas.size == frame.size.clamped(to: TextCanvas.maximumSize) else { return nil }
     canvas.erase()
     return canvas
   }

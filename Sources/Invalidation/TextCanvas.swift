@@ -75,6 +75,9 @@ public struct TextCanvas: Sendable, Equatable {
     styles = Array(repeating: PackedCellStyle.plain, count: glyphs.count)
   }
 
+  /// A canvas of no cells, which holds no storage: a placeholder to swap a canvas with.
+  package static var empty: TextCanvas { TextCanvas(size: .zero) }
+
   /// Makes every cell blank again, as a new canvas of this size is, in the storage it
   /// has: a node that redraws reuses its last layer instead of allocating one. The
   /// cluster table stays, so that characters drawn again (as they are on most frames)

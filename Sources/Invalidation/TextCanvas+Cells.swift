@@ -190,7 +190,7 @@ extension TextCanvas {
     _ bytes: UnsafeBufferPointer<UInt8>, pen: inout TextPen, style: PackedCellStyle
   ) -> Bool {
     let width = size.width
-    return SimpleGraphemes.withPlaneZeroColumns { table in
+    return SimpleGraphemes.planeZeroColumns.withUnsafeBufferPointer { table in
       withCellBuffers { cells in
         // The pen in locals for the loop. Wrapping arithmetic is exact here: `x` stays
         // below the width, `offset` below the byte count, and `used` below `limit`.

@@ -7,8 +7,9 @@ struct ByteSink: ~Copyable {
   private let buffer: UnsafeMutableBufferPointer<UInt8>
   private var count = 0
 
-  /// Creates a sink of `capacity` bytes: by default room for the widest canvas row at
-  /// four bytes a cell, which a full repaint reserves at once.
+  /// Creates a sink of `capacity` bytes: by default twice the widest canvas row at four
+  /// bytes a cell (a full repaint reserves a row's worth at once; twice that lets several
+  /// rows gather before a flush).
   init(
     capacity: Int = CanvasGlyph.scalarUTF8Limit * TextCanvas.maximumSize.width * 2
   ) {

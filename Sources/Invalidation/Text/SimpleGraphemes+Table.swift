@@ -14,23 +14,22 @@ extension SimpleGraphemes {
     return table
   }()
 
-  /// Calls `body` with ``planeZeroColumns`` in place, for loops that read it per scalar.
-  @inline(__always)
-  static func withPlaneZeroColumns<Result>(
-    _ body: (UnsafeBufferPointer<UInt8>) -> Result
-  ) -> Result {
-    planeZeroColumns.withUnsafeBufferPointer(body)
-  }
-
   /// The scalar at `offset` of valid UTF-8, its length, and its columns when it is
-  /// simple (0 when it is not); `table` is ``planeZeroColumns``.
+  /// simple (0 when it is not); `table` is ``planeZeroColumns``, in place.
   @inline(__always)
   static func simpleScalar(
     in bytes: UnsafeBufferPointer<UInt8>, at offset: Int, table: UnsafeBufferPointer<UInt8>
   ) -> (value: UInt32, length: Int, columns: Int) {
     let (value, length) = scalar(in: bytes, at: offset)
-    guard value < 0x10000 else { return (value, length, columnsBeyondPlaneZero(of: value)) }
-    return (value, length, Int(table[Int(value &>> 2)] &>> ((value & 3) &<< 1) & 3))
+    return (value, length, simpleColumns(of: value, in: table))
+  }
+
+  /// The columns of the simple scalar `value`, or 0 when it is not simple; `table` is
+  /// ``planeZeroColumns``, in place.
+  @inline(__always)
+  static func simpleColumns(of value: UInt32, in table: UnsafeBufferPointer<UInt8>) -> Int {
+    guard value < 0x10000 else { return columnsBeyondPlaneZero(of: value) }
+    return Int(table[Int(value &>> 2)] &>> ((value & 3) &<< 1) & 3)
   }
 
   /// ``simpleColumns(of:in:)`` past the Basic Multilingual Plane (emoji, rare CJK): kept
@@ -38,14 +37,6 @@ extension SimpleGraphemes {
   @inline(never)
   static func columnsBeyondPlaneZero(of value: UInt32) -> Int {
     isSimple(value) ? columns(ofSimple: value) : 0
-  }
-
-  /// The columns of the simple scalar `value`, or 0 when it is not simple; `table` is
-  /// ``planeZeroColumns``.
-  @inline(__always)
-  static func simpleColumns(of value: UInt32, in table: [UInt8]) -> Int {
-    guard value < 0x10000 else { return isSimple(value) ? columns(ofSimple: value) : 0 }
-    return Int(table[Int(value >> 2)] >> ((value & 3) << 1) & 3)
   }
 
   /// The UTF-8 of a character of at most eight bytes, packed first byte lowest; `nil` for
